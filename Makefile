@@ -1,0 +1,50 @@
+# rapolicy top-level Makefile.
+#
+# Also the external-module Makefile: `make KDIR=/path/to/kernel module`
+# builds rapolicy.ko through the top-level Kbuild file.
+
+KDIR ?= /lib/modules/$(shell uname -r)/build
+TOP := $(CURDIR)
+BUILD := $(TOP)/build
+KERNEL_SCRIPT := $(TOP)/tests/kernel/build-kernel.sh
+
+.PHONY: all kernel kernel-stock module userspace vm-prereqs check demo clean help
+
+all: userspace
+
+help:
+	@echo "make kernel        build (or reuse) the patched test kernel"
+	@echo "make kernel-stock  build (or reuse) stock 7.3 with the same config"
+	@echo "make module        build rapolicy.ko against KDIR (default: running kernel)"
+	@echo "make userspace     build rapolicyctl and rawalk into build/bin"
+	@echo "make check         run every test; ends with 'N passed, N failed'"
+	@echo "make demo          boot the patched kernel and compare policies off/on"
+
+kernel:
+	@bash $(KERNEL_SCRIPT)
+
+kernel-stock:
+	@bash $(KERNEL_SCRIPT) --stock
+
+userspace:
+	@$(MAKE) -s -C userspace BUILD=$(BUILD)
+
+module:
+	$(MAKE) -C $(KDIR) M=$(TOP) modules
+
+# What tests/vm/vm-run puts into the guest: static tools and, for a patched
+# KDIR, the module.
+vm-prereqs: userspace
+	@if [ -f $(KDIR)/.config ] && grep -q '^CONFIG_READAHEAD_POLICY=y' $(KDIR)/.config && [ -f $(TOP)/Kbuild ]; then \
+		$(MAKE) -s -C $(KDIR) M=$(TOP) modules; \
+	fi
+
+check:
+	@bash tests/run-all.sh
+
+demo:
+	@bash tests/demo.sh
+
+clean:
+	rm -rf $(BUILD)
+	@if [ -d $(KDIR) ]; then $(MAKE) -C $(KDIR) M=$(TOP) clean; fi

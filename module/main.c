@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rapolicy: live-tunable mmap readahead policies.
+ *
+ * Registers with the kernel's readahead policy hooks and runs the
+ * policies of policy.c on every mmap readahead decision, with the
+ * settings of /sys/kernel/mm/rapolicy/ (sysfs.c).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/fs.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/pagemap.h>
+#include <linux/readahead_policy.h>
+#include <linux/xarray.h>
+
+#include "rapolicy.h"
+
+static bool rap_has_folio(const void *ctx, pgoff_t index)
+{
+	const struct address_space *mapping = ctx;
+	void *entry = xa_load((struct xarray *)&mapping->i_pages, index);
+
+	return entry && !xa_is_value(entry);
+}
+
+static bool rap_has_range(const void *ctx, pgoff_t first, pgoff_t last)
+{
+	return filemap_range_has_page((struct address_space *)ctx,
+				      (loff_t)first << PAGE_SHIFT,
+				      ((loff_t)(last + 1) << PAGE_SHIFT) - 1);
+}
+
+static void rap_count_window(enum ra_policy_point point, unsigned int did,
+			     const struct ra_policy_window *win, bool replaced)
+{
+	rap_stat_add(RAP_STAT_SYNC_THP + point, 1);
+	if (did & RAP_DID_DESCENDING_THP)
+		rap_stat_add(RAP_STAT_DESCENDING_THP, 1);
+	if (did & RAP_DID_DESCENDING_SEQ)
+		rap_stat_add(RAP_STAT_DESCENDING_SEQ, 1);
+	if (did & RAP_DID_VMA_LIMIT)
+		rap_stat_add(RAP_STAT_VMA_LIMIT, 1);
+	if (did & RAP_DID_VMA_CLAMP)
+		rap_stat_add(RAP_STAT_VMA_CLAMP, 1);
+	if (did & RAP_DID_ORDER_RAISE)
+		rap_stat_add(RAP_STAT_ORDER_RAISE, 1);
+	if (replaced || (point != RA_POLICY_SYNC_SEQ && point != RA_POLICY_ASYNC))
+		rap_stat_add(RAP_STAT_PAGES_REQUESTED, win->size);
+}
+
+static bool rap_mmap_ra(const struct ra_policy_fault *fault,
+			struct ra_policy_window *win)
+{
+	const struct vm_area_struct *vma = fault->vmf->vma;
+	const struct rap_cache_view view = {
+		.ctx = fault->mapping,
+		.has_folio = rap_has_folio,
+		.has_range = rap_has_range,
+	};
+	const struct rap_fault f = {
+		.point = fault->point,
+		.index = fault->vmf->pgoff,
+		.vma_start = vma->vm_pgoff,
+		.vma_end = vma->vm_pgoff + vma_pages(vma),
+		.ra_pages = fault->ra->ra_pages,
+		.fault_around_pages = fault->fault_around_pages,
+	};
+	struct rap_settings s;
+	unsigned int did;
+	bool replaced;
+
+	if (fault->point >= RA_POLICY_NR_POINTS)
+		return false;
+	rap_settings_read(&s);
+	replaced = rap_decide_window(&s, &f, &view, win, &did);
+	rap_count_window(fault->point, did, win, replaced);
+	return replaced;
+}
+
+static bool rap_mmap_hit(const struct ra_policy_hit *hit)
+{
+	struct rap_settings s;
+	bool counted;
+
+	if (!hit->pmd)
+		return hit->eligible;
+	rap_settings_read(&s);
+	counted = rap_decide_pmd_hit(&s, hit->eligible);
+	if (counted)
+		rap_stat_add(RAP_STAT_PMD_HIT, 1);
+	return counted;
+}
+
+static const struct readahead_policy_ops rap_ops = {
+	.mmap_ra = rap_mmap_ra,
+	.mmap_hit = rap_mmap_hit,
+	.owner = THIS_MODULE,
+};
+
+static int __init rapolicy_init(void)
+{
+	int err;
+
+	err = rap_stats_init();
+	if (err)
+		return err;
+	err = rap_sysfs_init();
+	if (err)
+		goto free_stats;
+	err = readahead_policy_register(&rap_ops);
+	if (err) {
+		pr_err("cannot register: another readahead policy is loaded\n");
+		goto remove_sysfs;
+	}
+	return 0;
+
+remove_sysfs:
+	rap_sysfs_exit();
+free_stats:
+	rap_stats_exit();
+	return err;
+}
+
+static void __exit rapolicy_exit(void)
+{
+	/* Returns once no hook runs our code any more */
+	readahead_policy_unregister(&rap_ops);
+	rap_sysfs_exit();
+	rap_stats_exit();
+}
+
+module_init(rapolicy_init);
+module_exit(rapolicy_exit);
+
+MODULE_DESCRIPTION("Live-tunable mmap readahead policies");
+MODULE_LICENSE("GPL");
+MODULE_VERSION(RAPOLICY_VERSION);

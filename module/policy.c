@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rapolicy: the readahead policies as pure decisions, one function each.
+ * Builds in the kernel and on the host (see policy.h).
+ */
+#include "policy.h"
+
+/* The order of the lowest set bit of @x, which must not be 0 */
+static unsigned int rap_lowest_order(unsigned long x)
+{
+	unsigned int order = 0;
+
+	while (!(x & 1)) {
+		x >>= 1;
+		order++;
+	}
+	return order;
+}
+
+/*
+ * Whether a miss at @index, right below @nr cached pages and right above
+ * @nr uncached ones, comes from a stream that runs towards lower offsets.
+ * Requiring the folio below to be uncached too keeps a hole between two
+ * cached ranges a plain miss (seed 000 v2, filemap_descending()).
+ */
+bool rap_descending(const struct rap_cache_view *view, pgoff_t index,
+		    unsigned long nr)
+{
+	if (index < nr)
+		return false;
+	if (!view->has_folio(view->ctx, index + nr))
+		return false;
+	return !view->has_range(view->ctx, index - nr, index - 1);
+}
+
+/*
+ * descending_thp=folio: on a VM_HUGEPAGE miss that reads two folios, read
+ * the folio below instead of the one above when the stream descends, with
+ * no readahead marker (seed 000 patch 2).
+ */
+static bool rap_descending_thp(const struct rap_settings *s,
+			       const struct rap_fault *f,
+			       const struct rap_cache_view *view,
+			       struct ra_policy_window *win)
+{
+	unsigned long nr = 1UL << win->order;
+
+	if (s->descending_thp != RAP_DESC_THP_FOLIO ||
+	    f->point != RA_POLICY_SYNC_THP)
+		return false;
+	/* VM_RAND_READ reads one folio: nothing to redirect */
+	if (win->size != 2 * nr)
+		return false;
+	if (!rap_descending(view, win->start, nr))
+		return false;
+	win->start -= nr;
+	win->async_size = 0;
+	return true;
+}
+
+/*
+ * descending_seq=window: on a VM_SEQ_READ miss whose page above is cached,
+ * read the ra_pages window that ends at the faulting page, with no marker
+ * (seed 000 patch 3).
+ */
+static bool rap_descending_seq(const struct rap_settings *s,
+			       const struct rap_fault *f,
+			       const struct rap_cache_view *view,
+			       struct ra_policy_window *win)
+{
+	unsigned long nr;
+
+	if (s->descending_seq != RAP_DESC_SEQ_WINDOW ||
+	    f->point != RA_POLICY_SYNC_SEQ || !f->ra_pages)
+		return false;
+	if (!rap_descending(view, f->index, 1))
+		return false;
+	nr = f->ra_pages < f->index + 1 ? f->ra_pages : f->index + 1;
+	win->start = f->index + 1 - nr;
+	win->size = nr;
+	win->async_size = 0;
+	win->order = 0;
+	win->order_once = false;
+	return true;
+}
+
+/*
+ * sync_mmap_order: read-around with folios of the fault-around order (or a
+ * fixed order) without saving it in ra->order, so async readahead still
+ * ramps up from its own order (seed 003).
+ */
+unsigned int rap_sync_order(const struct rap_settings *s,
+			    unsigned long fault_around_pages)
+{
+	if (s->sync_mmap_order == RAP_SYNC_ORDER_FAULT_AROUND)
+		return fault_around_pages ?
+			rap_lowest_order(fault_around_pages) : 0;
+	return s->sync_mmap_order - RAP_SYNC_ORDER_BASE;
+}
+
+static bool rap_sync_mmap_order(const struct rap_settings *s,
+				const struct rap_fault *f,
+				struct ra_policy_window *win)
+{
+	unsigned int order;
+
+	if (s->sync_mmap_order == RAP_SYNC_ORDER_OFF ||
+	    f->point != RA_POLICY_SYNC_AROUND)
+		return false;
+	order = rap_sync_order(s, f->fault_around_pages);
+	if (order <= win->order)
+		return false;
+	win->order = order;
+	win->order_once = true;
+	return true;
+}
+
+/*
+ * vma_limit: bound mmap readahead at the end of the VMA. "always" does so
+ * for every read (7b32f64bc512); "near_end" only when the fault is within
+ * ra_pages of the VMA end, so a stream crossing mprotect()-split VMAs of
+ * one file keeps its async readahead (seed 002). Returns RAP_DID_* bits.
+ */
+static unsigned int rap_vma_limit(const struct rap_settings *s,
+				  const struct rap_fault *f,
+				  struct ra_policy_window *win, bool sized)
+{
+	pgoff_t last = f->vma_end - 1;
+
+	if (f->vma_end <= f->vma_start)
+		return 0;
+	switch (s->vma_limit) {
+	case RAP_VMA_LIMIT_ALWAYS:
+		break;
+	case RAP_VMA_LIMIT_NEAR_END:
+		if (f->index >= f->vma_end ||
+		    f->vma_end - f->index >= f->ra_pages)
+			return 0;
+		break;
+	default:
+		return 0;
+	}
+	if (last >= win->max_index)
+		return 0;
+	win->max_index = last;
+	if (sized && win->size && win->start + win->size - 1 > last)
+		return RAP_DID_VMA_LIMIT | RAP_DID_VMA_CLAMP;
+	return RAP_DID_VMA_LIMIT;
+}
+
+/**
+ * rap_decide_window - apply every policy to the window of one fault
+ * @s: the settings
+ * @f: the fault
+ * @view: the page cache
+ * @win: in: the kernel's default window; out: the window to read
+ * @decisions: out: RAP_DID_* bits
+ *
+ * Return: true if @win replaces the default window (a bound alone does
+ * not: the kernel honours @win->max_index either way).
+ */
+bool rap_decide_window(const struct rap_settings *s, const struct rap_fault *f,
+		       const struct rap_cache_view *view,
+		       struct ra_policy_window *win, unsigned int *decisions)
+{
+	bool sized = f->point != RA_POLICY_SYNC_SEQ &&
+		     f->point != RA_POLICY_ASYNC;
+	bool replaced = false;
+
+	*decisions = 0;
+	if (rap_descending_thp(s, f, view, win)) {
+		*decisions |= RAP_DID_DESCENDING_THP;
+		replaced = true;
+	}
+	if (rap_descending_seq(s, f, view, win)) {
+		*decisions |= RAP_DID_DESCENDING_SEQ;
+		replaced = true;
+		sized = true;
+	}
+	if (rap_sync_mmap_order(s, f, win)) {
+		*decisions |= RAP_DID_ORDER_RAISE;
+		replaced = true;
+	}
+	*decisions |= rap_vma_limit(s, f, win, sized);
+	return replaced;
+}
+
+/*
+ * pmd_hit=on: a PMD mapping of the faulting address counts as an mmap hit
+ * under the PTE path's rules (seed 000 patch 2); off keeps the stock rule
+ * that only PTE mappings count.
+ */
+bool rap_decide_pmd_hit(const struct rap_settings *s, bool eligible)
+{
+	return s->pmd_hit == RAP_PMD_HIT_ON && eligible;
+}

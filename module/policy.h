@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rapolicy: the readahead policies as pure decisions.
+ *
+ * Given a fault, a view of what the page cache holds and the kernel's
+ * default window, each policy decides the window to read. Nothing here
+ * touches kernel state, so the same file builds into the module, into the
+ * KUnit suite and into the host unit tests, which fake the page cache.
+ */
+#ifndef RAPOLICY_POLICY_H
+#define RAPOLICY_POLICY_H
+
+#ifdef __KERNEL__
+#include <linux/readahead_policy.h>
+#include <linux/types.h>
+#else
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef unsigned long pgoff_t;
+
+/* Mirrors of include/linux/readahead_policy.h for host builds */
+enum ra_policy_point {
+	RA_POLICY_SYNC_THP,
+	RA_POLICY_SYNC_SEQ,
+	RA_POLICY_SYNC_EXEC,
+	RA_POLICY_SYNC_AROUND,
+	RA_POLICY_ASYNC,
+	RA_POLICY_NR_POINTS
+};
+
+struct ra_policy_window {
+	pgoff_t start;
+	unsigned long size;
+	unsigned long async_size;
+	unsigned int order;
+	bool order_once;
+	pgoff_t max_index;
+};
+#endif
+
+/* Values of each policy; 0 is always stock behaviour */
+enum rap_descending_thp { RAP_DESC_THP_OFF, RAP_DESC_THP_FOLIO };
+enum rap_pmd_hit { RAP_PMD_HIT_OFF, RAP_PMD_HIT_ON };
+enum rap_descending_seq { RAP_DESC_SEQ_OFF, RAP_DESC_SEQ_WINDOW };
+enum rap_vma_limit { RAP_VMA_LIMIT_NONE, RAP_VMA_LIMIT_ALWAYS,
+		     RAP_VMA_LIMIT_NEAR_END };
+/* sync_mmap_order: off, fault_around, or RAP_SYNC_ORDER_BASE + order */
+enum rap_sync_order { RAP_SYNC_ORDER_OFF, RAP_SYNC_ORDER_FAULT_AROUND,
+		      RAP_SYNC_ORDER_BASE };
+
+struct rap_settings {
+	int descending_thp;
+	int pmd_hit;
+	int descending_seq;
+	int vma_limit;
+	int sync_mmap_order;
+};
+
+/* What the page cache holds; the module backs it with the xarray */
+struct rap_cache_view {
+	const void *ctx;
+	/* a folio (not a shadow entry) is cached at @index */
+	bool (*has_folio)(const void *ctx, pgoff_t index);
+	/* some folio is cached in [@first, @last] */
+	bool (*has_range)(const void *ctx, pgoff_t first, pgoff_t last);
+};
+
+struct rap_fault {
+	enum ra_policy_point point;
+	pgoff_t index;			/* the faulting page */
+	pgoff_t vma_start;		/* file index of the VMA's first page */
+	pgoff_t vma_end;		/* file index just past the VMA */
+	unsigned long ra_pages;
+	unsigned long fault_around_pages;
+};
+
+/* What the policies did, for the statistics */
+enum rap_decision {
+	RAP_DID_DESCENDING_THP	= 1 << 0,
+	RAP_DID_DESCENDING_SEQ	= 1 << 1,
+	RAP_DID_VMA_LIMIT	= 1 << 2,	/* set a bound */
+	RAP_DID_VMA_CLAMP	= 1 << 3,	/* the bound cut the window */
+	RAP_DID_ORDER_RAISE	= 1 << 4,
+};
+
+bool rap_descending(const struct rap_cache_view *view, pgoff_t index,
+		    unsigned long nr);
+bool rap_decide_window(const struct rap_settings *s, const struct rap_fault *f,
+		       const struct rap_cache_view *view,
+		       struct ra_policy_window *win, unsigned int *decisions);
+bool rap_decide_pmd_hit(const struct rap_settings *s, bool eligible);
+unsigned int rap_sync_order(const struct rap_settings *s,
+			    unsigned long fault_around_pages);
+
+#endif /* RAPOLICY_POLICY_H */

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* rapolicy: state shared by the module's files */
+#ifndef RAPOLICY_H
+#define RAPOLICY_H
+
+#include <linux/kobject.h>
+#include <linux/percpu.h>
+
+#include "policy.h"
+
+/* Counters under /sys/kernel/mm/rapolicy/stats/, in this order */
+enum rap_stat {
+	/* faults seen per decision point, indexed by enum ra_policy_point */
+	RAP_STAT_SYNC_THP,
+	RAP_STAT_SYNC_SEQ,
+	RAP_STAT_SYNC_EXEC,
+	RAP_STAT_SYNC_AROUND,
+	RAP_STAT_ASYNC,
+	/* decisions taken */
+	RAP_STAT_DESCENDING_THP,
+	RAP_STAT_DESCENDING_SEQ,
+	RAP_STAT_VMA_LIMIT,
+	RAP_STAT_VMA_CLAMP,
+	RAP_STAT_ORDER_RAISE,
+	RAP_STAT_PMD_HIT,
+	/* pages in the windows whose size is known when the hook runs */
+	RAP_STAT_PAGES_REQUESTED,
+	RAP_STAT_NR
+};
+
+struct rap_stats {
+	u64 count[RAP_STAT_NR];
+};
+
+extern struct rap_stats __percpu *rap_stats;
+
+static inline void rap_stat_add(enum rap_stat stat, u64 n)
+{
+	this_cpu_add(rap_stats->count[stat], n);
+}
+
+u64 rap_stat_sum(enum rap_stat stat);
+void rap_stats_reset(void);
+int rap_stats_init(void);
+void rap_stats_exit(void);
+
+void rap_settings_read(struct rap_settings *s);
+int rap_sysfs_init(void);
+void rap_sysfs_exit(void);
+
+#endif /* RAPOLICY_H */

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rapolicy: per-CPU decision counters. The fault path only adds to its own
+ * CPU's slots; readers sum over all CPUs.
+ */
+#include <linux/cpumask.h>
+#include <linux/percpu.h>
+#include <linux/string.h>
+
+#include "rapolicy.h"
+
+struct rap_stats __percpu *rap_stats;
+
+u64 rap_stat_sum(enum rap_stat stat)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += per_cpu_ptr(rap_stats, cpu)->count[stat];
+	return sum;
+}
+
+/* Racing increments may survive a reset; counters are not transactional */
+void rap_stats_reset(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		memset(per_cpu_ptr(rap_stats, cpu), 0, sizeof(struct rap_stats));
+}
+
+int rap_stats_init(void)
+{
+	rap_stats = alloc_percpu(struct rap_stats);
+	return rap_stats ? 0 : -ENOMEM;
+}
+
+void rap_stats_exit(void)
+{
+	free_percpu(rap_stats);
+	rap_stats = NULL;
+}

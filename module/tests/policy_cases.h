@@ -1,0 +1,468 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rapolicy: test cases of the policy decisions, shared by the KUnit suite
+ * (policy_kunit.c) and the host unit tests (tests/unit/test_policy.c).
+ *
+ * The includer defines struct rap_test, RAP_EXPECT(t, cond) and includes
+ * policy.c before this file. The page cache is a fake: a bitmap of pages.
+ */
+#ifndef RAPOLICY_POLICY_CASES_H
+#define RAPOLICY_POLICY_CASES_H
+
+#define RAP_FAKE_PAGES	8192UL
+#define RAP_THP_ORDER	9
+#define RAP_THP_NR	(1UL << RAP_THP_ORDER)
+#define RAP_NO_BOUND	((pgoff_t)-1)
+
+struct rap_fake_cache {
+	unsigned char page[RAP_FAKE_PAGES];
+};
+
+static bool rap_fake_has_folio(const void *ctx, pgoff_t index)
+{
+	const struct rap_fake_cache *c = ctx;
+
+	return index < RAP_FAKE_PAGES && c->page[index];
+}
+
+static bool rap_fake_has_range(const void *ctx, pgoff_t first, pgoff_t last)
+{
+	pgoff_t i;
+
+	for (i = first; i <= last && i < RAP_FAKE_PAGES; i++)
+		if (rap_fake_has_folio(ctx, i))
+			return true;
+	return false;
+}
+
+static void rap_fake_fill(struct rap_fake_cache *c, pgoff_t first,
+			  pgoff_t last)
+{
+	pgoff_t i;
+
+	for (i = first; i <= last; i++)
+		c->page[i] = 1;
+}
+
+static struct rap_cache_view rap_fake_view(const struct rap_fake_cache *c)
+{
+	struct rap_cache_view view = {
+		.ctx = c,
+		.has_folio = rap_fake_has_folio,
+		.has_range = rap_fake_has_range,
+	};
+
+	return view;
+}
+
+/* The window do_sync_mmap_readahead() computes for a VM_HUGEPAGE miss */
+static struct ra_policy_window rap_thp_window(pgoff_t index, bool rand)
+{
+	struct ra_policy_window win = {
+		.start = index & ~(RAP_THP_NR - 1),
+		.size = rand ? RAP_THP_NR : 2 * RAP_THP_NR,
+		.async_size = RAP_THP_NR,
+		.order = RAP_THP_ORDER,
+		.max_index = RAP_NO_BOUND,
+	};
+
+	return win;
+}
+
+static struct rap_fault rap_fault_at(enum ra_policy_point point,
+				     pgoff_t index)
+{
+	struct rap_fault f = {
+		.point = point,
+		.index = index,
+		.vma_start = 0,
+		.vma_end = RAP_FAKE_PAGES,
+		.ra_pages = 2048,	/* read_ahead_kb 8192 */
+		.fault_around_pages = 16,
+	};
+
+	return f;
+}
+
+/* The request offered at the SYNC_SEQ and ASYNC points */
+static struct ra_policy_window rap_request_window(pgoff_t index)
+{
+	struct ra_policy_window win = {
+		.start = index,
+		.size = 2048,
+		.max_index = RAP_NO_BOUND,
+	};
+
+	return win;
+}
+
+static bool rap_windows_equal(const struct ra_policy_window *a,
+			      const struct ra_policy_window *b)
+{
+	return a->start == b->start && a->size == b->size &&
+	       a->async_size == b->async_size && a->order == b->order &&
+	       a->order_once == b->order_once && a->max_index == b->max_index;
+}
+
+static void rap_case_descending_needs_room_below(struct rap_test *t)
+{
+	static struct rap_fake_cache c;
+	struct rap_cache_view v = rap_fake_view(&c);
+
+	rap_fake_fill(&c, RAP_THP_NR, 2 * RAP_THP_NR - 1);
+	/* index 0 and index < nr: there is no folio below to read */
+	RAP_EXPECT(t, !rap_descending(&v, 0, RAP_THP_NR));
+	RAP_EXPECT(t, !rap_descending(&v, RAP_THP_NR - 1, RAP_THP_NR));
+	RAP_EXPECT(t, !rap_descending(&v, 0, 1));
+	RAP_EXPECT(t, rap_descending(&v, RAP_THP_NR - 1, 1));
+}
+
+static void rap_case_descending_detection(struct rap_test *t)
+{
+	static struct rap_fake_cache c;
+	struct rap_cache_view v = rap_fake_view(&c);
+	pgoff_t idx = 4 * RAP_THP_NR;
+
+	memset(&c, 0, sizeof(c));
+	/* nothing cached above: an ascending or random miss */
+	RAP_EXPECT(t, !rap_descending(&v, idx, RAP_THP_NR));
+	/* above cached, below not: a descending stream */
+	rap_fake_fill(&c, idx + RAP_THP_NR, idx + 2 * RAP_THP_NR - 1);
+	RAP_EXPECT(t, rap_descending(&v, idx, RAP_THP_NR));
+	/* one cached page anywhere below makes it a hole, not a stream */
+	rap_fake_fill(&c, idx - RAP_THP_NR + 7, idx - RAP_THP_NR + 7);
+	RAP_EXPECT(t, !rap_descending(&v, idx, RAP_THP_NR));
+	/* only the page right above counts as "above" */
+	memset(&c, 0, sizeof(c));
+	rap_fake_fill(&c, idx + RAP_THP_NR + 1, idx + 2 * RAP_THP_NR - 1);
+	RAP_EXPECT(t, !rap_descending(&v, idx, RAP_THP_NR));
+}
+
+static void rap_case_descending_thp_reads_folio_below(struct rap_test *t)
+{
+	static struct rap_fake_cache c;
+	struct rap_cache_view v = rap_fake_view(&c);
+	struct rap_settings s = { .descending_thp = RAP_DESC_THP_FOLIO };
+	pgoff_t idx = 4 * RAP_THP_NR + 100;
+	struct rap_fault f = rap_fault_at(RA_POLICY_SYNC_THP, idx);
+	struct ra_policy_window win = rap_thp_window(idx, false);
+	unsigned int did;
+
+	memset(&c, 0, sizeof(c));
+	rap_fake_fill(&c, 5 * RAP_THP_NR, 6 * RAP_THP_NR - 1);
+	RAP_EXPECT(t, rap_decide_window(&s, &f, &v, &win, &did));
+	RAP_EXPECT(t, did == RAP_DID_DESCENDING_THP);
+	RAP_EXPECT(t, win.start == 3 * RAP_THP_NR);
+	RAP_EXPECT(t, win.size == 2 * RAP_THP_NR);
+	RAP_EXPECT(t, win.async_size == 0);
+	RAP_EXPECT(t, win.order == RAP_THP_ORDER && !win.order_once);
+	RAP_EXPECT(t, win.max_index == RAP_NO_BOUND);
+}
+
+static void rap_case_descending_thp_keeps_hole_one_folio(struct rap_test *t)
+{
+	static struct rap_fake_cache c;
+	struct rap_cache_view v = rap_fake_view(&c);
+	struct rap_settings s = { .descending_thp = RAP_DESC_THP_FOLIO };
+	pgoff_t idx = 4 * RAP_THP_NR;
+	struct rap_fault f = rap_fault_at(RA_POLICY_SYNC_THP, idx);
+	struct ra_policy_window win = rap_thp_window(idx, false);
+	struct ra_policy_window dflt = win;
+	unsigned int did;
+
+	/* an uncached 2 MiB hole between two cached ranges (seed 000) */
+	memset(&c, 0, sizeof(c));
+	rap_fake_fill(&c, 0, idx - 1);
+	rap_fake_fill(&c, idx + RAP_THP_NR, 8 * RAP_THP_NR - 1);
+	RAP_EXPECT(t, !rap_decide_window(&s, &f, &v, &win, &did));
+	RAP_EXPECT(t, did == 0);
+	RAP_EXPECT(t, rap_windows_equal(&win, &dflt));
+}
+
+static void rap_case_descending_thp_off_rand_and_other_points(struct rap_test *t)
+{
+	static struct rap_fake_cache c;
+	struct rap_cache_view v = rap_fake_view(&c);
+	struct rap_settings off = { 0 };
+	struct rap_settings on = { .descending_thp = RAP_DESC_THP_FOLIO };
+	pgoff_t idx = 4 * RAP_THP_NR;
+	struct rap_fault f = rap_fault_at(RA_POLICY_SYNC_THP, idx);
+	struct ra_policy_window win = rap_thp_window(idx, false);
+	struct ra_policy_window dflt = win;
+	unsigned int did;
+
+	memset(&c, 0, sizeof(c));
+	rap_fake_fill(&c, idx + RAP_THP_NR, idx + 2 * RAP_THP_NR - 1);
+	RAP_EXPECT(t, !rap_decide_window(&off, &f, &v, &win, &did));
+	RAP_EXPECT(t, rap_windows_equal(&win, &dflt));
+	/* VM_RAND_READ: the kernel reads one folio, nothing to redirect */
+	win = rap_thp_window(idx, true);
+	dflt = win;
+	RAP_EXPECT(t, !rap_decide_window(&on, &f, &v, &win, &did));
+	RAP_EXPECT(t, rap_windows_equal(&win, &dflt));
+	/* only the VM_HUGEPAGE point */
+	f.point = RA_POLICY_SYNC_AROUND;
+	win = rap_thp_window(idx, false);
+	dflt = win;
+	RAP_EXPECT(t, !rap_decide_window(&on, &f, &v, &win, &did));
+	RAP_EXPECT(t, rap_windows_equal(&win, &dflt));
+}
+
+static void rap_case_descending_thp_at_eof(struct rap_test *t)
+{
+	static struct rap_fake_cache c;
+	struct rap_cache_view v = rap_fake_view(&c);
+	struct rap_settings s = { .descending_thp = RAP_DESC_THP_FOLIO };
+	pgoff_t last = RAP_FAKE_PAGES - 1;
+	struct rap_fault f = rap_fault_at(RA_POLICY_SYNC_THP, last);
+	struct ra_policy_window win = rap_thp_window(last, false);
+	unsigned int did;
+
+	/* the first fault of a reverse walk: nothing above the last folio */
+	memset(&c, 0, sizeof(c));
+	RAP_EXPECT(t, !rap_decide_window(&s, &f, &v, &win, &did));
+	RAP_EXPECT(t, win.start == RAP_FAKE_PAGES - RAP_THP_NR);
+	RAP_EXPECT(t, win.async_size == RAP_THP_NR);
+}
+
+static void rap_case_descending_seq_window(struct rap_test *t)
+{
+	static struct rap_fake_cache c;
+	struct rap_cache_view v = rap_fake_view(&c);
+	struct rap_settings s = { .descending_seq = RAP_DESC_SEQ_WINDOW };
+	struct rap_fault f = rap_fault_at(RA_POLICY_SYNC_SEQ, 5000);
+	struct ra_policy_window win = rap_request_window(5000);
+	unsigned int did;
+
+	memset(&c, 0, sizeof(c));
+	rap_fake_fill(&c, 5001, RAP_FAKE_PAGES - 1);
+	RAP_EXPECT(t, rap_decide_window(&s, &f, &v, &win, &did));
+	RAP_EXPECT(t, did == RAP_DID_DESCENDING_SEQ);
+	RAP_EXPECT(t, win.start == 5000 - 2047 && win.size == 2048);
+	RAP_EXPECT(t, win.async_size == 0 && win.order == 0);
+
+	/* near index 0 the window starts at 0: index < ra_pages */
+	memset(&c, 0, sizeof(c));
+	rap_fake_fill(&c, 101, 200);
+	f = rap_fault_at(RA_POLICY_SYNC_SEQ, 100);
+	win = rap_request_window(100);
+	RAP_EXPECT(t, rap_decide_window(&s, &f, &v, &win, &did));
+	RAP_EXPECT(t, win.start == 0 && win.size == 101);
+
+	/* index 0: no page below, so no stream; left to the kernel */
+	rap_fake_fill(&c, 1, 1);
+	f = rap_fault_at(RA_POLICY_SYNC_SEQ, 0);
+	win = rap_request_window(0);
+	RAP_EXPECT(t, !rap_decide_window(&s, &f, &v, &win, &did));
+}
+
+static void rap_case_descending_seq_leaves_forward_alone(struct rap_test *t)
+{
+	static struct rap_fake_cache c;
+	struct rap_cache_view v = rap_fake_view(&c);
+	struct rap_settings s = { .descending_seq = RAP_DESC_SEQ_WINDOW };
+	struct rap_fault f = rap_fault_at(RA_POLICY_SYNC_SEQ, 3000);
+	struct ra_policy_window win = rap_request_window(3000);
+	struct ra_policy_window dflt = win;
+	unsigned int did;
+
+	/* a forward stream: cached below, nothing above */
+	memset(&c, 0, sizeof(c));
+	rap_fake_fill(&c, 0, 2999);
+	RAP_EXPECT(t, !rap_decide_window(&s, &f, &v, &win, &did));
+	RAP_EXPECT(t, rap_windows_equal(&win, &dflt));
+	/* a cached page below as well as above: a hole, left to the kernel */
+	rap_fake_fill(&c, 3001, 3001);
+	RAP_EXPECT(t, !rap_decide_window(&s, &f, &v, &win, &did));
+	/* off */
+	memset(&c, 0, sizeof(c));
+	rap_fake_fill(&c, 3001, 4000);
+	s.descending_seq = RAP_DESC_SEQ_OFF;
+	RAP_EXPECT(t, !rap_decide_window(&s, &f, &v, &win, &did));
+	/* readahead disabled on the file */
+	s.descending_seq = RAP_DESC_SEQ_WINDOW;
+	f.ra_pages = 0;
+	RAP_EXPECT(t, !rap_decide_window(&s, &f, &v, &win, &did));
+}
+
+static void rap_case_vma_limit_always(struct rap_test *t)
+{
+	static struct rap_fake_cache c;
+	struct rap_cache_view v = rap_fake_view(&c);
+	struct rap_settings s = { .vma_limit = RAP_VMA_LIMIT_ALWAYS };
+	struct rap_fault f = rap_fault_at(RA_POLICY_SYNC_AROUND, 100);
+	struct ra_policy_window win = { .start = 0, .size = 2048,
+					.async_size = 512,
+					.max_index = RAP_NO_BOUND };
+	unsigned int did;
+
+	memset(&c, 0, sizeof(c));
+	f.vma_start = 0;
+	f.vma_end = 1024;
+	/* a bound is not a replacement */
+	RAP_EXPECT(t, !rap_decide_window(&s, &f, &v, &win, &did));
+	RAP_EXPECT(t, win.max_index == 1023);
+	RAP_EXPECT(t, did == (RAP_DID_VMA_LIMIT | RAP_DID_VMA_CLAMP));
+	RAP_EXPECT(t, win.start == 0 && win.size == 2048);
+
+	/* the async point, far from the end: bounded all the same */
+	f.point = RA_POLICY_ASYNC;
+	f.index = 96;
+	win = rap_request_window(96);
+	rap_decide_window(&s, &f, &v, &win, &did);
+	RAP_EXPECT(t, win.max_index == 1023 && did == RAP_DID_VMA_LIMIT);
+
+	/* a window inside the VMA is bounded but not clamped */
+	f.point = RA_POLICY_SYNC_THP;
+	f.vma_end = 4 * RAP_THP_NR;
+	win = rap_thp_window(0, false);
+	rap_decide_window(&s, &f, &v, &win, &did);
+	RAP_EXPECT(t, did == RAP_DID_VMA_LIMIT);
+
+	/* none */
+	s.vma_limit = RAP_VMA_LIMIT_NONE;
+	win = rap_thp_window(0, false);
+	rap_decide_window(&s, &f, &v, &win, &did);
+	RAP_EXPECT(t, win.max_index == RAP_NO_BOUND && did == 0);
+}
+
+static void rap_case_vma_limit_near_end(struct rap_test *t)
+{
+	static struct rap_fake_cache c;
+	struct rap_cache_view v = rap_fake_view(&c);
+	struct rap_settings s = { .vma_limit = RAP_VMA_LIMIT_NEAR_END };
+	struct rap_fault f = rap_fault_at(RA_POLICY_ASYNC, 896);
+	struct ra_policy_window win = rap_request_window(896);
+	unsigned int did;
+
+	/* seed 002: ra_pages 128, VMA 0-1023, async at 896: not limited */
+	memset(&c, 0, sizeof(c));
+	f.ra_pages = 128;
+	f.vma_end = 1024;
+	rap_decide_window(&s, &f, &v, &win, &did);
+	RAP_EXPECT(t, win.max_index == RAP_NO_BOUND && did == 0);
+	/* one page closer: within ra_pages of the end, limited */
+	f.index = 897;
+	win = rap_request_window(897);
+	rap_decide_window(&s, &f, &v, &win, &did);
+	RAP_EXPECT(t, win.max_index == 1023 && did == RAP_DID_VMA_LIMIT);
+	/* a VMA that maps the file from page 4096 on */
+	f.vma_start = 4096;
+	f.vma_end = 4096 + 512;
+	f.index = 4096 + 500;
+	f.point = RA_POLICY_SYNC_AROUND;
+	win = (struct ra_policy_window){ .start = 4096 + 436, .size = 128,
+					 .async_size = 32,
+					 .max_index = RAP_NO_BOUND };
+	rap_decide_window(&s, &f, &v, &win, &did);
+	RAP_EXPECT(t, win.max_index == 4096 + 511);
+	RAP_EXPECT(t, did == (RAP_DID_VMA_LIMIT | RAP_DID_VMA_CLAMP));
+	/* the first page of a VMA is far from its end */
+	f.index = 4096;
+	win.max_index = RAP_NO_BOUND;
+	rap_decide_window(&s, &f, &v, &win, &did);
+	RAP_EXPECT(t, win.max_index == RAP_NO_BOUND);
+}
+
+static void rap_case_sync_mmap_order(struct rap_test *t)
+{
+	static struct rap_fake_cache c;
+	struct rap_cache_view v = rap_fake_view(&c);
+	struct rap_settings s = {
+		.sync_mmap_order = RAP_SYNC_ORDER_FAULT_AROUND,
+	};
+	struct rap_fault f = rap_fault_at(RA_POLICY_SYNC_AROUND, 5000);
+	struct ra_policy_window win = { .start = 5000 - 1024, .size = 2048,
+					.async_size = 512,
+					.max_index = RAP_NO_BOUND };
+	unsigned int did;
+
+	memset(&c, 0, sizeof(c));
+	/* fault_around_bytes 64 KiB: 16 pages, order 4, for this read only */
+	RAP_EXPECT(t, rap_decide_window(&s, &f, &v, &win, &did));
+	RAP_EXPECT(t, did == RAP_DID_ORDER_RAISE);
+	RAP_EXPECT(t, win.order == 4 && win.order_once);
+	RAP_EXPECT(t, win.start == 5000 - 1024 && win.size == 2048);
+	/* a fixed order */
+	s.sync_mmap_order = RAP_SYNC_ORDER_BASE + 2;
+	win.order = 0;
+	win.order_once = false;
+	RAP_EXPECT(t, rap_decide_window(&s, &f, &v, &win, &did));
+	RAP_EXPECT(t, win.order == 2 && win.order_once);
+	/* never lowers the order */
+	win.order = 3;
+	win.order_once = false;
+	RAP_EXPECT(t, !rap_decide_window(&s, &f, &v, &win, &did));
+	RAP_EXPECT(t, win.order == 3 && !win.order_once);
+	/* order 0 and fault-around of one page change nothing */
+	s.sync_mmap_order = RAP_SYNC_ORDER_BASE;
+	win.order = 0;
+	RAP_EXPECT(t, !rap_decide_window(&s, &f, &v, &win, &did));
+	s.sync_mmap_order = RAP_SYNC_ORDER_FAULT_AROUND;
+	f.fault_around_pages = 1;
+	RAP_EXPECT(t, !rap_decide_window(&s, &f, &v, &win, &did));
+	f.fault_around_pages = 0;
+	RAP_EXPECT(t, !rap_decide_window(&s, &f, &v, &win, &did));
+	/* only read-around: not THP, SEQ, EXEC or async */
+	f.fault_around_pages = 16;
+	f.point = RA_POLICY_SYNC_EXEC;
+	RAP_EXPECT(t, !rap_decide_window(&s, &f, &v, &win, &did));
+	/* off */
+	s.sync_mmap_order = RAP_SYNC_ORDER_OFF;
+	f.point = RA_POLICY_SYNC_AROUND;
+	RAP_EXPECT(t, !rap_decide_window(&s, &f, &v, &win, &did));
+	s.sync_mmap_order = RAP_SYNC_ORDER_FAULT_AROUND;
+	RAP_EXPECT(t, rap_sync_order(&s, 32) == 5);
+	s.sync_mmap_order = RAP_SYNC_ORDER_BASE + 7;
+	RAP_EXPECT(t, rap_sync_order(&s, 32) == 7);
+}
+
+static void rap_case_pmd_hit(struct rap_test *t)
+{
+	struct rap_settings s = { 0 };
+
+	RAP_EXPECT(t, !rap_decide_pmd_hit(&s, true));
+	RAP_EXPECT(t, !rap_decide_pmd_hit(&s, false));
+	s.pmd_hit = RAP_PMD_HIT_ON;
+	RAP_EXPECT(t, rap_decide_pmd_hit(&s, true));
+	/* a retry, a workingset folio, VM_SEQ_READ or VM_EXEC: no hit */
+	RAP_EXPECT(t, !rap_decide_pmd_hit(&s, false));
+}
+
+static void rap_case_all_off_is_stock(struct rap_test *t)
+{
+	static struct rap_fake_cache c;
+	struct rap_cache_view v = rap_fake_view(&c);
+	struct rap_settings off = { 0 };
+	enum ra_policy_point p;
+	unsigned int did;
+
+	memset(&c, 0, sizeof(c));
+	rap_fake_fill(&c, 2 * RAP_THP_NR, 3 * RAP_THP_NR);
+	for (p = RA_POLICY_SYNC_THP; p < RA_POLICY_NR_POINTS; p++) {
+		struct rap_fault f = rap_fault_at(p, 2 * RAP_THP_NR - 1);
+		struct ra_policy_window win = rap_thp_window(RAP_THP_NR, false);
+		struct ra_policy_window dflt = win;
+
+		f.vma_end = RAP_THP_NR + 1;
+		RAP_EXPECT(t, !rap_decide_window(&off, &f, &v, &win, &did));
+		RAP_EXPECT(t, did == 0 && rap_windows_equal(&win, &dflt));
+	}
+}
+
+#define RAP_CASES(X)						\
+	X(rap_case_descending_needs_room_below)			\
+	X(rap_case_descending_detection)			\
+	X(rap_case_descending_thp_reads_folio_below)		\
+	X(rap_case_descending_thp_keeps_hole_one_folio)		\
+	X(rap_case_descending_thp_off_rand_and_other_points)	\
+	X(rap_case_descending_thp_at_eof)			\
+	X(rap_case_descending_seq_window)			\
+	X(rap_case_descending_seq_leaves_forward_alone)		\
+	X(rap_case_vma_limit_always)				\
+	X(rap_case_vma_limit_near_end)				\
+	X(rap_case_sync_mmap_order)				\
+	X(rap_case_pmd_hit)					\
+	X(rap_case_all_off_is_stock)
+
+#endif /* RAPOLICY_POLICY_CASES_H */

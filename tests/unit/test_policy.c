@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host unit tests of the rapolicy decisions: module/policy.c built for
+ * userspace against a fake page cache, with the cases KUnit runs too.
+ * Prints TAP; exits non-zero on any failure.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "../../module/policy.c"
+
+struct rap_test {
+	const char *name;
+	int failures;
+};
+
+#define RAP_EXPECT(t, cond)						\
+	do {								\
+		if (!(cond)) {						\
+			printf("# %s:%d: expected %s\n", __FILE__,	\
+			       __LINE__, #cond);			\
+			(t)->failures++;				\
+		}							\
+	} while (0)
+
+#include "../../module/tests/policy_cases.h"
+
+#define RAP_HOST_CASE(name) { #name, name },
+
+static const struct {
+	const char *name;
+	void (*run)(struct rap_test *t);
+} cases[] = {
+	RAP_CASES(RAP_HOST_CASE)
+};
+
+int main(void)
+{
+	size_t i, n = sizeof(cases) / sizeof(cases[0]);
+	int failed = 0;
+
+	printf("TAP version 13\n1..%zu\n", n);
+	for (i = 0; i < n; i++) {
+		struct rap_test t = { cases[i].name, 0 };
+
+		cases[i].run(&t);
+		printf("%sok %zu - %s\n", t.failures ? "not " : "", i + 1,
+		       cases[i].name);
+		failed += !!t.failures;
+	}
+	return failed ? 1 : 0;
+}
