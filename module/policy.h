@@ -14,29 +14,8 @@
 #include <linux/readahead_policy.h>
 #include <linux/types.h>
 #else
-#include <stdbool.h>
-#include <stddef.h>
-
-typedef unsigned long pgoff_t;
-
-/* Mirrors of include/linux/readahead_policy.h for host builds */
-enum ra_policy_point {
-	RA_POLICY_SYNC_THP,
-	RA_POLICY_SYNC_SEQ,
-	RA_POLICY_SYNC_EXEC,
-	RA_POLICY_SYNC_AROUND,
-	RA_POLICY_ASYNC,
-	RA_POLICY_NR_POINTS
-};
-
-struct ra_policy_window {
-	pgoff_t start;
-	unsigned long size;
-	unsigned long async_size;
-	unsigned int order;
-	bool order_once;
-	pgoff_t max_index;
-};
+/* Host unit tests: tests/unit/kernel_compat.h */
+#include "kernel_compat.h"
 #endif
 
 /* Values of each policy; 0 is always stock behaviour */

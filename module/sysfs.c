@@ -31,6 +31,7 @@ void rap_settings_read(struct rap_settings *s)
 
 struct rap_policy {
 	struct kobj_attribute attr;
+	const char *name;
 	const char * const *names;	/* named values, in enum order */
 	unsigned int nr_names;
 	bool orders;	/* also takes a folio order, 0..MAX_PAGECACHE_ORDER */
@@ -42,6 +43,49 @@ static const char * const rap_off_on[] = { "off", "on" };
 static const char * const rap_off_window[] = { "off", "window" };
 static const char * const rap_vma_limits[] = { "none", "always", "near_end" };
 static const char * const rap_sync_orders[] = { "off", "fault_around" };
+
+enum rap_policy_id {
+	RAP_DESCENDING_THP,
+	RAP_PMD_HIT,
+	RAP_DESCENDING_SEQ,
+	RAP_VMA_LIMIT,
+	RAP_SYNC_MMAP_ORDER,
+	RAP_NR_POLICIES
+};
+
+static struct rap_policy rap_policies[RAP_NR_POLICIES] = {
+	[RAP_DESCENDING_THP] = {
+		.name = "descending_thp",
+		.names = rap_off_folio,
+		.nr_names = ARRAY_SIZE(rap_off_folio),
+		.value = &rap_settings.descending_thp,
+	},
+	[RAP_PMD_HIT] = {
+		.name = "pmd_hit",
+		.names = rap_off_on,
+		.nr_names = ARRAY_SIZE(rap_off_on),
+		.value = &rap_settings.pmd_hit,
+	},
+	[RAP_DESCENDING_SEQ] = {
+		.name = "descending_seq",
+		.names = rap_off_window,
+		.nr_names = ARRAY_SIZE(rap_off_window),
+		.value = &rap_settings.descending_seq,
+	},
+	[RAP_VMA_LIMIT] = {
+		.name = "vma_limit",
+		.names = rap_vma_limits,
+		.nr_names = ARRAY_SIZE(rap_vma_limits),
+		.value = &rap_settings.vma_limit,
+	},
+	[RAP_SYNC_MMAP_ORDER] = {
+		.name = "sync_mmap_order",
+		.names = rap_sync_orders,
+		.nr_names = ARRAY_SIZE(rap_sync_orders),
+		.orders = true,
+		.value = &rap_settings.sync_mmap_order,
+	},
+};
 
 static int rap_policy_parse(const struct rap_policy *p, const char *buf,
 			    int *value)
@@ -72,6 +116,7 @@ static int rap_policy_set(const struct rap_policy *p, const char *buf)
 	return 0;
 }
 
+/* All values on one line, the current one in brackets */
 static ssize_t rap_policy_emit(const struct rap_policy *p, char *buf)
 {
 	int cur = READ_ONCE(*p->value);
@@ -82,15 +127,14 @@ static ssize_t rap_policy_emit(const struct rap_policy *p, char *buf)
 		nr += MAX_PAGECACHE_ORDER + 1;
 	for (i = 0; i < nr; i++) {
 		const char *sep = i ? " " : "";
-		const char *fmt = i == cur ? "%s[%s]" : "%s%s";
-		char order[12];
-		const char *name = order;
+		bool on = i == cur;
 
 		if (i < p->nr_names)
-			name = p->names[i];
+			len += sysfs_emit_at(buf, len, on ? "%s[%s]" : "%s%s",
+					     sep, p->names[i]);
 		else
-			snprintf(order, sizeof(order), "%u", i - p->nr_names);
-		len += sysfs_emit_at(buf, len, fmt, sep, name);
+			len += sysfs_emit_at(buf, len, on ? "%s[%u]" : "%s%u",
+					     sep, i - p->nr_names);
 	}
 	len += sysfs_emit_at(buf, len, "\n");
 	return len;
@@ -112,22 +156,6 @@ static ssize_t rap_policy_store(struct kobject *kobj,
 	return err ? err : count;
 }
 
-#define RAP_POLICY(_name, _names, _orders)				\
-	static struct rap_policy rap_policy_##_name = {			\
-		.attr = __ATTR(_name, 0644, rap_policy_show,		\
-			       rap_policy_store),			\
-		.names = _names,					\
-		.nr_names = ARRAY_SIZE(_names),				\
-		.orders = _orders,					\
-		.value = &rap_settings._name,				\
-	}
-
-RAP_POLICY(descending_thp, rap_off_folio, false);
-RAP_POLICY(pmd_hit, rap_off_on, false);
-RAP_POLICY(descending_seq, rap_off_window, false);
-RAP_POLICY(vma_limit, rap_vma_limits, false);
-RAP_POLICY(sync_mmap_order, rap_sync_orders, true);
-
 /* Module parameters: the same values, set at load time */
 static int rap_param_set(const char *val, const struct kernel_param *kp)
 {
@@ -144,15 +172,24 @@ static const struct kernel_param_ops rap_param_ops = {
 	.get = rap_param_get,
 };
 
-#define RAP_PARAM(_name, _desc)						\
-	module_param_cb(_name, &rap_param_ops, &rap_policy_##_name, 0444); \
-	MODULE_PARM_DESC(_name, _desc)
-
-RAP_PARAM(descending_thp, "off | folio: read the folio below descending VM_HUGEPAGE misses");
-RAP_PARAM(pmd_hit, "off | on: a PMD mapping of the faulting address is an mmap hit");
-RAP_PARAM(descending_seq, "off | window: read the window ending at descending VM_SEQ_READ misses");
-RAP_PARAM(vma_limit, "none | always | near_end: bound mmap readahead at the VMA end");
-RAP_PARAM(sync_mmap_order, "off | fault_around | 0..MAX: folio order of mmap read-around");
+module_param_cb(descending_thp, &rap_param_ops,
+		&rap_policies[RAP_DESCENDING_THP], 0444);
+MODULE_PARM_DESC(descending_thp,
+		 "off | folio: read the folio below descending VM_HUGEPAGE misses");
+module_param_cb(pmd_hit, &rap_param_ops, &rap_policies[RAP_PMD_HIT], 0444);
+MODULE_PARM_DESC(pmd_hit,
+		 "off | on: a PMD mapping of the faulting address is an mmap hit");
+module_param_cb(descending_seq, &rap_param_ops,
+		&rap_policies[RAP_DESCENDING_SEQ], 0444);
+MODULE_PARM_DESC(descending_seq,
+		 "off | window: read the window ending at descending VM_SEQ_READ misses");
+module_param_cb(vma_limit, &rap_param_ops, &rap_policies[RAP_VMA_LIMIT], 0444);
+MODULE_PARM_DESC(vma_limit,
+		 "none | always | near_end: bound mmap readahead at the VMA end");
+module_param_cb(sync_mmap_order, &rap_param_ops,
+		&rap_policies[RAP_SYNC_MMAP_ORDER], 0444);
+MODULE_PARM_DESC(sync_mmap_order,
+		 "off | fault_around | 0..MAX_PAGECACHE_ORDER: folio order of mmap read-around");
 
 static ssize_t version_show(struct kobject *kobj, struct kobj_attribute *attr,
 			    char *buf)
@@ -162,25 +199,34 @@ static ssize_t version_show(struct kobject *kobj, struct kobj_attribute *attr,
 
 static struct kobj_attribute rap_version_attr = __ATTR_RO(version);
 
-static struct attribute *rap_policy_attrs[] = {
-	&rap_policy_descending_thp.attr.attr,
-	&rap_policy_pmd_hit.attr.attr,
-	&rap_policy_descending_seq.attr.attr,
-	&rap_policy_vma_limit.attr.attr,
-	&rap_policy_sync_mmap_order.attr.attr,
-	&rap_version_attr.attr,
-	NULL,
-};
+static struct attribute *rap_policy_attrs[RAP_NR_POLICIES + 2];
 
 static const struct attribute_group rap_policy_group = {
 	.attrs = rap_policy_attrs,
 };
 
-/* stats/: one counter per file */
+/* stats/: one counter per file, named after enum rap_stat */
+static const char * const rap_stat_names[RAP_STAT_NR] = {
+	[RAP_STAT_SYNC_THP] = "sync_thp",
+	[RAP_STAT_SYNC_SEQ] = "sync_seq",
+	[RAP_STAT_SYNC_EXEC] = "sync_exec",
+	[RAP_STAT_SYNC_AROUND] = "sync_around",
+	[RAP_STAT_ASYNC] = "async",
+	[RAP_STAT_DESCENDING_THP] = "descending_thp",
+	[RAP_STAT_DESCENDING_SEQ] = "descending_seq",
+	[RAP_STAT_VMA_LIMIT] = "vma_limit",
+	[RAP_STAT_VMA_CLAMP] = "vma_clamp",
+	[RAP_STAT_ORDER_RAISE] = "order_raise",
+	[RAP_STAT_PMD_HIT] = "pmd_hit",
+	[RAP_STAT_PAGES_REQUESTED] = "pages_requested",
+};
+
 struct rap_stat_attr {
 	struct kobj_attribute attr;
 	enum rap_stat stat;
 };
+
+static struct rap_stat_attr rap_stat_attrs[RAP_STAT_NR];
 
 static ssize_t rap_stat_show(struct kobject *kobj, struct kobj_attribute *attr,
 			     char *buf)
@@ -190,25 +236,6 @@ static ssize_t rap_stat_show(struct kobject *kobj, struct kobj_attribute *attr,
 
 	return sysfs_emit(buf, "%llu\n", rap_stat_sum(sa->stat));
 }
-
-#define RAP_STAT_ATTR(_name, _stat)					\
-	static struct rap_stat_attr rap_stat_##_name = {		\
-		.attr = __ATTR(_name, 0444, rap_stat_show, NULL),	\
-		.stat = _stat,						\
-	}
-
-RAP_STAT_ATTR(sync_thp, RAP_STAT_SYNC_THP);
-RAP_STAT_ATTR(sync_seq, RAP_STAT_SYNC_SEQ);
-RAP_STAT_ATTR(sync_exec, RAP_STAT_SYNC_EXEC);
-RAP_STAT_ATTR(sync_around, RAP_STAT_SYNC_AROUND);
-RAP_STAT_ATTR(async, RAP_STAT_ASYNC);
-RAP_STAT_ATTR(descending_thp, RAP_STAT_DESCENDING_THP);
-RAP_STAT_ATTR(descending_seq, RAP_STAT_DESCENDING_SEQ);
-RAP_STAT_ATTR(vma_limit, RAP_STAT_VMA_LIMIT);
-RAP_STAT_ATTR(vma_clamp, RAP_STAT_VMA_CLAMP);
-RAP_STAT_ATTR(order_raise, RAP_STAT_ORDER_RAISE);
-RAP_STAT_ATTR(pmd_hit, RAP_STAT_PMD_HIT);
-RAP_STAT_ATTR(pages_requested, RAP_STAT_PAGES_REQUESTED);
 
 static ssize_t reset_store(struct kobject *kobj, struct kobj_attribute *attr,
 			   const char *buf, size_t count)
@@ -223,22 +250,7 @@ static ssize_t reset_store(struct kobject *kobj, struct kobj_attribute *attr,
 
 static struct kobj_attribute rap_stats_reset_attr = __ATTR_WO(reset);
 
-static struct attribute *rap_stats_attrs[] = {
-	&rap_stat_sync_thp.attr.attr,
-	&rap_stat_sync_seq.attr.attr,
-	&rap_stat_sync_exec.attr.attr,
-	&rap_stat_sync_around.attr.attr,
-	&rap_stat_async.attr.attr,
-	&rap_stat_descending_thp.attr.attr,
-	&rap_stat_descending_seq.attr.attr,
-	&rap_stat_vma_limit.attr.attr,
-	&rap_stat_vma_clamp.attr.attr,
-	&rap_stat_order_raise.attr.attr,
-	&rap_stat_pmd_hit.attr.attr,
-	&rap_stat_pages_requested.attr.attr,
-	&rap_stats_reset_attr.attr,
-	NULL,
-};
+static struct attribute *rap_stats_attrs[RAP_STAT_NR + 2];
 
 static const struct attribute_group rap_stats_group = {
 	.name = "stats",
@@ -251,12 +263,47 @@ static const struct attribute_group *rap_groups[] = {
 	NULL,
 };
 
+static void rap_attr_init(struct kobj_attribute *attr, const char *name,
+			  umode_t mode)
+{
+	sysfs_attr_init(&attr->attr);
+	attr->attr.name = name;
+	attr->attr.mode = mode;
+}
+
+/* Fill the attribute arrays from the policy and counter tables */
+static void rap_attrs_init(void)
+{
+	int i;
+
+	for (i = 0; i < RAP_NR_POLICIES; i++) {
+		struct rap_policy *p = &rap_policies[i];
+
+		rap_attr_init(&p->attr, p->name, 0644);
+		p->attr.show = rap_policy_show;
+		p->attr.store = rap_policy_store;
+		rap_policy_attrs[i] = &p->attr.attr;
+	}
+	rap_policy_attrs[RAP_NR_POLICIES] = &rap_version_attr.attr;
+
+	for (i = 0; i < RAP_STAT_NR; i++) {
+		struct rap_stat_attr *sa = &rap_stat_attrs[i];
+
+		rap_attr_init(&sa->attr, rap_stat_names[i], 0444);
+		sa->attr.show = rap_stat_show;
+		sa->stat = i;
+		rap_stats_attrs[i] = &sa->attr.attr;
+	}
+	rap_stats_attrs[RAP_STAT_NR] = &rap_stats_reset_attr.attr;
+}
+
 static struct kobject *rap_kobj;
 
 int rap_sysfs_init(void)
 {
 	int err;
 
+	rap_attrs_init();
 	rap_kobj = kobject_create_and_add("rapolicy", mm_kobj);
 	if (!rap_kobj)
 		return -ENOMEM;

@@ -11,7 +11,7 @@
 
 #define RAP_FAKE_PAGES	8192UL
 #define RAP_THP_ORDER	9
-#define RAP_THP_NR	(1UL << RAP_THP_ORDER)
+#define RAP_THP_NR	512UL	/* pages of an order-9 folio */
 #define RAP_NO_BOUND	((pgoff_t)-1)
 
 struct rap_fake_cache {
@@ -179,7 +179,7 @@ static void rap_case_descending_thp_keeps_hole_one_folio(struct rap_test *t)
 	RAP_EXPECT(t, rap_windows_equal(&win, &dflt));
 }
 
-static void rap_case_descending_thp_off_rand_and_other_points(struct rap_test *t)
+static void rap_case_descending_thp_only_when_asked(struct rap_test *t)
 {
 	static struct rap_fake_cache c;
 	struct rap_cache_view v = rap_fake_view(&c);
@@ -450,19 +450,25 @@ static void rap_case_all_off_is_stock(struct rap_test *t)
 	}
 }
 
-#define RAP_CASES(X)						\
-	X(rap_case_descending_needs_room_below)			\
-	X(rap_case_descending_detection)			\
-	X(rap_case_descending_thp_reads_folio_below)		\
-	X(rap_case_descending_thp_keeps_hole_one_folio)		\
-	X(rap_case_descending_thp_off_rand_and_other_points)	\
-	X(rap_case_descending_thp_at_eof)			\
-	X(rap_case_descending_seq_window)			\
-	X(rap_case_descending_seq_leaves_forward_alone)		\
-	X(rap_case_vma_limit_always)				\
-	X(rap_case_vma_limit_near_end)				\
-	X(rap_case_sync_mmap_order)				\
-	X(rap_case_pmd_hit)					\
-	X(rap_case_all_off_is_stock)
+struct rap_case {
+	const char *name;
+	void (*run)(struct rap_test *t);
+};
+
+static const struct rap_case rap_cases[] = {
+	{ "descending_needs_room_below", rap_case_descending_needs_room_below },
+	{ "descending_detection", rap_case_descending_detection },
+	{ "descending_thp_reads_folio_below", rap_case_descending_thp_reads_folio_below },
+	{ "descending_thp_keeps_hole_one_folio", rap_case_descending_thp_keeps_hole_one_folio },
+	{ "descending_thp_only_when_asked", rap_case_descending_thp_only_when_asked },
+	{ "descending_thp_at_eof", rap_case_descending_thp_at_eof },
+	{ "descending_seq_window", rap_case_descending_seq_window },
+	{ "descending_seq_leaves_forward_alone", rap_case_descending_seq_leaves_forward_alone },
+	{ "vma_limit_always", rap_case_vma_limit_always },
+	{ "vma_limit_near_end", rap_case_vma_limit_near_end },
+	{ "sync_mmap_order", rap_case_sync_mmap_order },
+	{ "pmd_hit", rap_case_pmd_hit },
+	{ "all_off_is_stock", rap_case_all_off_is_stock },
+};
 
 #endif /* RAPOLICY_POLICY_CASES_H */

@@ -14,10 +14,22 @@
 
 #include "policy_cases.h"
 
-#define RAP_KUNIT_CASE(name) KUNIT_CASE(name),
+static void rap_case_desc(const struct rap_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(rap_case, rap_cases, rap_case_desc);
+
+static void rap_policy_case(struct kunit *test)
+{
+	const struct rap_case *c = test->param_value;
+
+	c->run(test);
+}
 
 static struct kunit_case rap_policy_cases[] = {
-	RAP_CASES(RAP_KUNIT_CASE)
+	KUNIT_CASE_PARAM(rap_policy_case, rap_case_gen_params),
 	{}
 };
 
@@ -25,6 +37,7 @@ static struct kunit_suite rap_policy_suite = {
 	.name = "rapolicy_policy",
 	.test_cases = rap_policy_cases,
 };
+
 kunit_test_suite(rap_policy_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the rapolicy readahead decisions");

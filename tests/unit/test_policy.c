@@ -25,27 +25,18 @@ struct rap_test {
 
 #include "../../module/tests/policy_cases.h"
 
-#define RAP_HOST_CASE(name) { #name, name },
-
-static const struct {
-	const char *name;
-	void (*run)(struct rap_test *t);
-} cases[] = {
-	RAP_CASES(RAP_HOST_CASE)
-};
-
 int main(void)
 {
-	size_t i, n = sizeof(cases) / sizeof(cases[0]);
+	size_t i, n = sizeof(rap_cases) / sizeof(rap_cases[0]);
 	int failed = 0;
 
 	printf("TAP version 13\n1..%zu\n", n);
 	for (i = 0; i < n; i++) {
-		struct rap_test t = { cases[i].name, 0 };
+		struct rap_test t = { rap_cases[i].name, 0 };
 
-		cases[i].run(&t);
+		rap_cases[i].run(&t);
 		printf("%sok %zu - %s\n", t.failures ? "not " : "", i + 1,
-		       cases[i].name);
+		       rap_cases[i].name);
 		failed += !!t.failures;
 	}
 	return failed ? 1 : 0;

@@ -1,10 +1,10 @@
 #!/bin/bash
+# shellcheck disable=SC2016  # guest scripts are single-quoted on purpose
 # Self-test of tests/vm/vm-run: statuses, quoting, no stdin, the guest's
 # mounts and scratch disk, panic and timeout handling, large folios.
 # Usage: tests/vm/selftest.sh [--stock]   (other args go to every vm-run)
 # Ends with "N passed, N failed"; exits 1 if anything failed.
 set -euo pipefail
-# shellcheck disable=SC2016  # guest scripts are single-quoted on purpose
 
 VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 VM_RUN=$VM_DIR/vm-run
