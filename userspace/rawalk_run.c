@@ -45,6 +45,9 @@
 #define RAMFS_MAGIC 0x858458f6
 #endif
 
+/* Room for rawalk's own memory beside the memcpy buffer in a memcg. */
+#define MEMCPY_MEMCG_SLACK	(16UL << 20)
+
 /* Mappings start on a PMD boundary so a 2 MiB folio can be PMD-mapped. */
 #define MAP_ALIGN	(2UL << 20)
 
@@ -839,6 +842,20 @@ int rawalk_run(const struct rawalk_opts *o, struct report *r)
 	w.npages = w.len / w.ps;
 	r->file_bytes = w.size;
 	devinfo_find(st.st_dev, &dev);
+
+	/*
+	 * memcpy's buffer is anonymous memory charged to the memcg too and,
+	 * without swap, cannot be reclaimed: a smaller limit means an OOM
+	 * kill, which would also leave the cgroup behind.
+	 */
+	if (o->pattern.kind == PAT_MEMCPY && o->memcg_limit &&
+	    o->memcg_limit < w.len + w.ps + MEMCPY_MEMCG_SLACK) {
+		err_msg("--memcg-limit %" PRIu64 " is too small for memcpy: its %zu byte buffer is charged to the memcg; use at least %zu",
+			o->memcg_limit, w.len + w.ps,
+			w.len + w.ps + MEMCPY_MEMCG_SLACK);
+		close(fd0);
+		return RAWALK_USAGE;
+	}
 
 	undo_handlers_install();
 	if (o->memcg_limit && memcg_enter(o->memcg_limit))

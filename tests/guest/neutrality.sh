@@ -1,0 +1,34 @@
+#!/bin/sh
+# Neutrality of the hook series: the seed's walks (cold cache, read_ahead_kb
+# 8192) take as many major faults and read as many sectors as on stock 7.3.4.
+#
+#   neutrality.sh record          print the table (run on the stock kernel)
+#   neutrality.sh check [LABEL]   compare with stock-7.3.4.txt (TAP)
+#
+# Sizes keep the suite quick under TCG and still show the seed's effects:
+# 256 MiB is 128 PMD folios, past MMAP_LOTSAMISS (100) for MADV_HUGEPAGE;
+# a MADV_SEQUENTIAL reverse walk costs one fault per page, so 64 MiB.
+. "$(dirname "$0")/lib.sh"
+
+mode=${1:-check}
+label=${2:-no policy}
+expect=$(dirname "$0")/stock-7.3.4.txt
+
+CASES="huge:reverse:256M huge:forward:256M seq:reverse:64M seq:forward:64M
+normal:reverse:256M normal:forward:256M"
+
+[ "$mode" = record ] && echo "# advice pattern size major_faults sectors_read"
+for c in $CASES; do
+	advice=${c%%:*} rest=${c#*:}
+	pattern=${rest%%:*} size=${rest#*:}
+	file=$(testfile "$size") || { tap 1 "create $size test file"; continue; }
+	walk "$advice" "$pattern" "$file"
+	if [ "$mode" = record ]; then
+		echo "$advice $pattern $size $walk_major $walk_sectors"
+		continue
+	fi
+	want=$(grep "^$advice $pattern $size " "$expect")
+	got="$advice $pattern $size $walk_major $walk_sectors"
+	[ "$want" = "$got" ]
+	tap $? "neutral ($label): $advice $pattern $size: majflt $walk_major sectors $walk_sectors (stock: ${want#"$advice $pattern $size "})"
+done

@@ -1,0 +1,54 @@
+#!/bin/bash
+# make check: run every test suite and end with one summary line,
+# "N passed, N failed, N skipped". Each suite prints TAP ("ok N - name",
+# "not ok N - name", "# SKIP"); lines at column 0 are counted. A suite that
+# exits non-zero without reporting a failure counts as one failure itself.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+
+passed=0 failed=0 skipped=0
+failures=()
+
+run_suite() {
+	local name=$1 out rc p f s
+	shift
+	printf '\n=== %s ===\n' "$name"
+	out=$(mktemp)
+	"$@" 2>&1 | tee "$out"
+	rc=${PIPESTATUS[0]}
+	p=$(grep -E '^ok ' "$out" | grep -vc '# SKIP')
+	s=$(grep -E '^ok .*# SKIP' "$out" | grep -c .)
+	f=$(grep -cE '^not ok ' "$out")
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		f=1
+		echo "not ok - $name exited with status $rc"
+	fi
+	grep -E '^not ok ' "$out" | sed "s/^/$name: /" >>"$top/build/check-failures.txt"
+	[ "$rc" -ne 0 ] && [ "$f" -eq 1 ] && ! grep -qE '^not ok ' "$out" &&
+		echo "$name: exited with status $rc" >>"$top/build/check-failures.txt"
+	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+	rm -f "$out"
+}
+
+mkdir -p build
+: >build/check-failures.txt
+
+run_suite style bash tests/style.sh
+run_suite unit-policy bash tests/unit/run.sh
+run_suite unit-userspace make -s -C userspace test BUILD="$top/build"
+run_suite kernel bash tests/kernel/test-kernel.sh
+run_suite dkms bash tests/dkms.sh
+run_suite vm bash tests/vm/run-guest-tests.sh
+
+echo
+if [ -s build/check-failures.txt ]; then
+	echo "Failures:"
+	cat build/check-failures.txt
+fi
+if [ "$skipped" -gt 0 ]; then
+	echo "$passed passed, $failed failed, $skipped skipped"
+else
+	echo "$passed passed, $failed failed"
+fi
+[ "$failed" -eq 0 ]
