@@ -10,6 +10,12 @@
 # a MADV_SEQUENTIAL reverse walk costs one fault per page, so 64 MiB.
 . "$(dirname "$0")/lib.sh"
 
+# Major faults must match exactly. The disk counter also sees a few ext4
+# metadata blocks that the first cold read of a new file may fetch (16
+# sectors seen); that slack is far below one readahead window (16384
+# sectors) or one PMD folio (4096), so any readahead change still shows.
+SECTOR_SLACK=64
+
 mode=${1:-check}
 label=${2:-no policy}
 expect=$(dirname "$0")/stock-7.3.4.txt
@@ -27,8 +33,10 @@ for c in $CASES; do
 		echo "$advice $pattern $size $walk_major $walk_sectors"
 		continue
 	fi
-	want=$(grep "^$advice $pattern $size " "$expect")
-	got="$advice $pattern $size $walk_major $walk_sectors"
-	[ "$want" = "$got" ]
-	tap $? "neutral ($label): $advice $pattern $size: majflt $walk_major sectors $walk_sectors (stock: ${want#"$advice $pattern $size "})"
+	set -- $(grep "^$advice $pattern $size " "$expect")
+	want_major=$4 want_sectors=$5
+	[ "$walk_major" = "$want_major" ] &&
+		[ "$walk_sectors" -ge "$want_sectors" ] &&
+		[ "$walk_sectors" -le $((want_sectors + SECTOR_SLACK)) ]
+	tap $? "neutral ($label): $advice $pattern $size: majflt $walk_major sectors $walk_sectors (stock: $want_major $want_sectors)"
 done
