@@ -3,6 +3,11 @@
 here=$(dirname "$0")
 . "$here/lib.sh"
 
-check "kernel has the readahead policy hooks" grep -q readahead_policy_register /proc/kallsyms
+check "kernel has the readahead policy hooks" grep -q ' readahead_policy_register$' /proc/kallsyms
 check "scratch is ext4" grep -q " $SCRATCH ext4 " /proc/mounts
+sh "$here/kunit.sh"
 sh "$here/neutrality.sh" check "no policy registered"
+[ -x "$here/policies.sh" ] && sh "$here/policies.sh"
+# Anything the kernel complained about during the tests is a failure.
+! dmesg | grep -E 'BUG|Oops|WARNING|general protection|Call Trace' >&2
+tap $? "no kernel warnings, BUGs or oopses"
