@@ -21,7 +21,7 @@ cp -r "$top/Kbuild" "$top/Makefile" "$top/VERSION" "$top/dkms.conf" "$top/module
 
 dkms_build() {
 	local tree=$1 release
-	release=$(make -s -C "$tree" kernelrelease)
+	release=$(cat "$tree/include/config/kernel.release")
 	dkms build "rapolicy/$version" -k "$release" --kernelsourcedir "$tree" \
 		--sourcetree "$work/src" --dkmstree "$work/tree" 2>&1
 }
@@ -35,7 +35,7 @@ out=$(dkms_build "$tree")
 rc=$?
 echo "$out" | tail -n 5 | sed 's/^/# /'
 [ "$rc" = 0 ] && [ -n "$(find "$work/tree" -name rapolicy.ko | head -n 1)" ]
-tap $? "dkms build against the patched kernel ($(make -s -C "$tree" kernelrelease))"
+tap $? "dkms build against the patched kernel ($(cat "$tree/include/config/kernel.release"))"
 
 stock=$(bash "$top/tests/kernel/build-kernel.sh" --print-dir --stock)
 if [ ! -f "$stock/.rapolicy-built" ]; then
@@ -47,7 +47,7 @@ if [ ! -f "$stock/.rapolicy-built" ]; then
 	cp "$tree/Makefile" "$stock/" 2>/dev/null
 	release=unpatched
 else
-	release=$(make -s -C "$stock" kernelrelease)
+	release=$(cat "$stock/include/config/kernel.release")
 fi
 out=$(dkms build "rapolicy/$version" -k "$release" --kernelsourcedir "$stock" \
 	--sourcetree "$work/src" --dkmstree "$work/tree" 2>&1)
