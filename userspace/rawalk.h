@@ -62,6 +62,7 @@ struct rawalk_opts {
 	bool cold;
 	bool json;
 	bool force;
+	bool folio_orders;		/* --folio-orders */
 	uint64_t seed;
 	int64_t read_ahead_kb;		/* -1: leave alone */
 	uint64_t memcg_limit;		/* 0: no memcg */
@@ -143,6 +144,55 @@ int find_cgroup2_mount(const char *mountinfo, char *out, size_t len);
 /* The "0::/path" line of /proc/self/cgroup.  Returns 0 or -ENOENT. */
 int find_cgroup2_path(const char *proc_cgroup, char *out, size_t len);
 
+/*
+ * --folio-orders: the folios behind the mapped pages of the file mapping,
+ * counted once each by order.  The order comes from /proc/kpageflags
+ * (a head page and the tail pages after it) at the PFNs that
+ * /proc/self/pagemap gives for the mapped pages.
+ */
+#define FOLIO_ORDERS		21	/* orders 0..20 */
+
+/* Bits of /proc/self/pagemap and /proc/kpageflags entries */
+#define PM_PRESENT		(1ULL << 63)
+#define PM_PFN_MASK		((1ULL << 55) - 1)
+#define KPF_COMPOUND_HEAD	15
+#define KPF_COMPOUND_TAIL	16
+#define KPF_THP			22
+
+struct folio_orders {
+	uint64_t folios[FOLIO_ORDERS];	/* distinct folios of each order */
+	uint64_t pages_mapped;		/* present pagemap entries */
+};
+
+/*
+ * Reads the /proc/kpageflags words of n PFNs from pfn on into out.
+ * Returns how many it read (fewer at the end of memory), or -errno.
+ */
+typedef long (*kpageflags_read_fn)(void *ctx, uint64_t pfn, uint64_t *out,
+				   size_t n);
+
+/*
+ * Count the folios behind npages pagemap entries (one per page of a
+ * mapping, in address order).  A page whose kpageflags word has neither
+ * KPF_COMPOUND_HEAD nor KPF_COMPOUND_TAIL is an order-0 folio; otherwise
+ * the folio runs from its head page through the tail pages after it and
+ * must have 2^order pages and KPF_THP (a large page-cache folio).
+ * Returns 0; -EPERM if a present entry has PFN 0 (pagemap hides PFNs
+ * without CAP_SYS_ADMIN); -EINVAL for flags that make no folio (a tail
+ * without a head, a size that is no power of two, a large folio without
+ * KPF_THP, an order of FOLIO_ORDERS or more); or an error of read().
+ */
+int count_folio_orders(const uint64_t *pagemap, size_t npages,
+		       kpageflags_read_fn read, void *ctx,
+		       struct folio_orders *out);
+
+/*
+ * "0:12 4:3 9:1": order:folios for every order with folios, ascending;
+ * "none" if there are none.  Returns buf.
+ */
+char *format_folio_orders(const struct folio_orders *h, char *buf,
+			  size_t len);
+
 struct report {
 	const char *file;
 	struct pattern pattern;
@@ -162,6 +212,8 @@ struct report {
 	int64_t read_ahead_kb;		/* -1: no block device queue */
 	int64_t memcg_limit_bytes;	/* -1: no memcg */
 	double wall_ms;
+	bool has_folio_orders;		/* --folio-orders: print it */
+	struct folio_orders folio_orders;
 	bool complete;			/* the walk was measured: print it */
 };
 

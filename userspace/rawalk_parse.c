@@ -57,6 +57,8 @@ void rawalk_usage(FILE *f)
 "  --read-ahead-kb N    set read_ahead_kb of FILE's block device for the walk,\n"
 "                       restore it afterwards\n"
 "  --memcg-limit BYTES  run in a new cgroup v2 child with this memory.max\n"
+"  --folio-orders       also report the folio orders of the mapped pages of\n"
+"                       FILE (/proc/self/pagemap and /proc/kpageflags: root)\n"
 "  --seed N             seed of random:P and of --create data (default 1)\n"
 "  --json               print one JSON object instead of key: value lines\n"
 "  --create SIZE        write FILE with SIZE bytes (suffix K, M, G, T) of\n"
@@ -69,7 +71,8 @@ void rawalk_usage(FILE *f)
 "\n"
 "Report keys: file pattern advice cache seed file_bytes pages_touched\n"
 "major_faults minor_faults sectors_read ios_read file_pmd_mapped_kb rss_kb\n"
-"file_vmas pages_cached_before read_ahead_kb memcg_limit_bytes wall_ms.\n"
+"file_vmas pages_cached_before read_ahead_kb memcg_limit_bytes wall_ms,\n"
+"and folio_orders with --folio-orders.\n"
 "Faults, I/O and wall time cover the madvise() call and the walk only.\n"
 "sectors_read and ios_read come from /sys/dev/block/MAJ:MIN/stat of the\n"
 "device holding FILE; when it has none (tmpfs, overlayfs, NFS) they are -1\n"
@@ -320,7 +323,8 @@ static int parse_one_opt(int argc, char **argv, int *i, struct rawalk_opts *o,
 	if (!strcmp(name, "--help") || !strcmp(name, "-h") ||
 	    !strcmp(name, "--version") || !strcmp(name, "-V") ||
 	    !strcmp(name, "--cold") || !strcmp(name, "--warm") ||
-	    !strcmp(name, "--json") || !strcmp(name, "--force")) {
+	    !strcmp(name, "--json") || !strcmp(name, "--force") ||
+	    !strcmp(name, "--folio-orders")) {
 		if (eq) {
 			errf(err, errlen, "option %s takes no value", name);
 			return RAWALK_USAGE;
@@ -337,6 +341,9 @@ static int parse_one_opt(int argc, char **argv, int *i, struct rawalk_opts *o,
 			*seen |= SEEN_WALK_OPT;
 		} else if (!strcmp(name, "--json")) {
 			o->json = true;
+		} else if (!strcmp(name, "--folio-orders")) {
+			o->folio_orders = true;
+			*seen |= SEEN_WALK_OPT;
 		} else {
 			o->force = true;
 			*seen |= SEEN_FORCE;
@@ -715,6 +722,161 @@ int find_cgroup2_path(const char *proc_cgroup, char *out, size_t len)
 	return -ENOENT;
 }
 
+#define KPF(bit)	(1ULL << (bit))
+#define KPF_CHUNK	512
+
+/* Pages of the largest folio count_folio_orders() accepts */
+#define FOLIO_MAX_PAGES	(1ULL << (FOLIO_ORDERS - 1))
+
+/* The kpageflags words of PFNs [pfn, pfn + n), all of them or -EINVAL */
+static int kpf_read_all(kpageflags_read_fn read, void *ctx, uint64_t pfn,
+			uint64_t *out, size_t n)
+{
+	long got = read(ctx, pfn, out, n);
+
+	if (got < 0)
+		return (int)got;
+	return (size_t)got == n ? 0 : -EINVAL;
+}
+
+/* The folio that holds pfn: its head PFN and its order */
+static int find_folio(kpageflags_read_fn read, void *ctx, uint64_t pfn,
+		      uint64_t *head, unsigned int *order)
+{
+	uint64_t buf[KPF_CHUNK], flags, h = pfn, nr, lo;
+	long got, i;
+	int ret;
+
+	ret = kpf_read_all(read, ctx, pfn, &flags, 1);
+	if (ret)
+		return ret;
+	if (!(flags & (KPF(KPF_COMPOUND_HEAD) | KPF(KPF_COMPOUND_TAIL)))) {
+		*head = pfn;
+		*order = 0;
+		return 0;
+	}
+	/* a tail page: back to the head, a chunk of PFNs at a time */
+	while (!(flags & KPF(KPF_COMPOUND_HEAD))) {
+		if (h == 0 || pfn - h + 1 >= FOLIO_MAX_PAGES)
+			return -EINVAL;
+		lo = h > KPF_CHUNK ? h - KPF_CHUNK : 0;
+		ret = kpf_read_all(read, ctx, lo, buf, (size_t)(h - lo));
+		if (ret)
+			return ret;
+		for (i = (long)(h - lo) - 1; i >= 0; i--) {
+			h = lo + (uint64_t)i;
+			flags = buf[i];
+			if (flags & KPF(KPF_COMPOUND_HEAD))
+				break;
+			if (!(flags & KPF(KPF_COMPOUND_TAIL)))
+				return -EINVAL;
+		}
+	}
+	/* a large page-cache folio, not hugetlb or some other compound page */
+	if (!(flags & KPF(KPF_THP)))
+		return -EINVAL;
+	/* the tail pages after the head */
+	nr = 1;
+	for (;;) {
+		got = read(ctx, h + nr, buf, KPF_CHUNK);
+		if (got < 0)
+			return (int)got;
+		for (i = 0; i < got; i++) {
+			if (!(buf[i] & KPF(KPF_COMPOUND_TAIL)) ||
+			    (buf[i] & KPF(KPF_COMPOUND_HEAD)))
+				break;
+			nr++;
+		}
+		if (i < got || got < KPF_CHUNK)
+			break;
+		if (nr >= FOLIO_MAX_PAGES)
+			return -EINVAL;
+	}
+	if (nr < 2 || (nr & (nr - 1)) || nr > FOLIO_MAX_PAGES ||
+	    pfn >= h + nr)
+		return -EINVAL;
+	*head = h;
+	*order = (unsigned int)__builtin_ctzll(nr);
+	return 0;
+}
+
+int count_folio_orders(const uint64_t *pagemap, size_t npages,
+		       kpageflags_read_fn read, void *ctx,
+		       struct folio_orders *out)
+{
+	uint64_t head = 0, nr = 0, pfn;
+	unsigned int order;
+	size_t i;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < npages; i++) {
+		if (!(pagemap[i] & PM_PRESENT))
+			continue;
+		pfn = pagemap[i] & PM_PFN_MASK;
+		if (!pfn)
+			return -EPERM;
+		out->pages_mapped++;
+		/*
+		 * The pages of a folio sit at consecutive file offsets, so
+		 * at consecutive addresses of a file mapping: a folio met
+		 * before is the last one met.
+		 */
+		if (pfn >= head && pfn - head < nr)
+			continue;
+		ret = find_folio(read, ctx, pfn, &head, &order);
+		if (ret)
+			return ret;
+		nr = 1ULL << order;
+		out->folios[order]++;
+	}
+	return 0;
+}
+
+char *format_folio_orders(const struct folio_orders *h, char *buf,
+			  size_t len)
+{
+	size_t used = 0;
+	unsigned int o;
+	int n;
+
+	if (len)
+		buf[0] = '\0';
+	for (o = 0; o < FOLIO_ORDERS; o++) {
+		if (!h->folios[o])
+			continue;
+		n = snprintf(buf + used, len - used, "%s%u:%" PRIu64,
+			     used ? " " : "", o, h->folios[o]);
+		if (n < 0 || (size_t)n >= len - used)
+			return buf;
+		used += (size_t)n;
+	}
+	if (!used)
+		snprintf(buf, len, "none");
+	return buf;
+}
+
+static void put_folio_orders(FILE *f, const struct folio_orders *h,
+			     bool json)
+{
+	char buf[FOLIO_ORDERS * 26];
+	const char *sep = "";
+	unsigned int o;
+
+	if (!json) {
+		fputs(format_folio_orders(h, buf, sizeof(buf)), f);
+		return;
+	}
+	fputc('{', f);
+	for (o = 0; o < FOLIO_ORDERS; o++) {
+		if (!h->folios[o])
+			continue;
+		fprintf(f, "%s\"%u\":%" PRIu64, sep, o, h->folios[o]);
+		sep = ",";
+	}
+	fputc('}', f);
+}
+
 static void put_i64(FILE *f, bool json, int64_t v)
 {
 	if (json && v < 0)
@@ -769,6 +931,10 @@ void report_print(FILE *f, const struct report *r, bool json)
 	put_i64(f, json, r->read_ahead_kb);
 	KEY("memcg_limit_bytes");
 	put_i64(f, json, r->memcg_limit_bytes);
+	if (r->has_folio_orders) {
+		KEY("folio_orders");
+		put_folio_orders(f, &r->folio_orders, json);
+	}
 	KEY("wall_ms");
 	fprintf(f, "%.3f", r->wall_ms);
 #undef KEY

@@ -5,8 +5,8 @@
 # policies on, as a table.
 . "$(dirname "$0")/lib.sh"
 
-HUGE_SIZE=${HUGE_SIZE:-256M}
-SEQ_SIZE=${SEQ_SIZE:-64M}
+HUGE_SIZE=${HUGE_SIZE:-512M}
+SEQ_SIZE=${SEQ_SIZE:-256M}
 
 modprobe rapolicy || { echo "demo: cannot load rapolicy"; exit 1; }
 echo "rapolicy $(cat $RAPOLICY_SYSFS/version) on $(uname -r); read_ahead_kb 8192"
