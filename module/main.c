@@ -32,22 +32,28 @@ static bool rap_has_range(const void *ctx, pgoff_t first, pgoff_t last)
 				      ((loff_t)(last + 1) << PAGE_SHIFT) - 1);
 }
 
-static void rap_count_window(enum ra_policy_point point, unsigned int did,
+static void rap_count_window(enum rap_arm arm, enum ra_policy_point point,
+			     unsigned int did,
 			     const struct ra_policy_window *win, bool replaced)
 {
-	rap_stat_add(RAP_STAT_SYNC_THP + point, 1);
+	rap_stat_add(arm, RAP_STAT_SYNC_THP + point, 1);
 	if (did & RAP_DID_DESCENDING_THP)
-		rap_stat_add(RAP_STAT_DESCENDING_THP, 1);
+		rap_stat_add(arm, RAP_STAT_DESCENDING_THP, 1);
 	if (did & RAP_DID_DESCENDING_SEQ)
-		rap_stat_add(RAP_STAT_DESCENDING_SEQ, 1);
+		rap_stat_add(arm, RAP_STAT_DESCENDING_SEQ, 1);
 	if (did & RAP_DID_VMA_LIMIT)
-		rap_stat_add(RAP_STAT_VMA_LIMIT, 1);
+		rap_stat_add(arm, RAP_STAT_VMA_LIMIT, 1);
 	if (did & RAP_DID_VMA_CLAMP)
-		rap_stat_add(RAP_STAT_VMA_CLAMP, 1);
+		rap_stat_add(arm, RAP_STAT_VMA_CLAMP, 1);
 	if (did & RAP_DID_ORDER_RAISE)
-		rap_stat_add(RAP_STAT_ORDER_RAISE, 1);
+		rap_stat_add(arm, RAP_STAT_ORDER_RAISE, 1);
 	if (replaced || (point != RA_POLICY_SYNC_SEQ && point != RA_POLICY_ASYNC))
-		rap_stat_add(RAP_STAT_PAGES_REQUESTED, win->size);
+		rap_stat_add(arm, RAP_STAT_PAGES_REQUESTED, win->size);
+}
+
+static void rap_mmap_miss(struct vm_fault *vmf)
+{
+	rap_stat_add(rap_arm_of(vmf), RAP_STAT_SYNC_MISS, 1);
 }
 
 static bool rap_mmap_ra(const struct ra_policy_fault *fault,
@@ -67,33 +73,40 @@ static bool rap_mmap_ra(const struct ra_policy_fault *fault,
 		.ra_pages = fault->ra->ra_pages,
 		.fault_around_pages = fault->fault_around_pages,
 	};
+	enum rap_arm arm = rap_arm_of(fault->vmf);
 	struct rap_settings s;
 	unsigned int did;
 	bool replaced;
 
 	if (fault->point >= RA_POLICY_NR_POINTS)
 		return false;
-	rap_settings_read(&s);
+	rap_settings_read(arm, &s);
 	replaced = rap_decide_window(&s, &f, &view, win, &did);
-	rap_count_window(fault->point, did, win, replaced);
+	rap_count_window(arm, fault->point, did, win, replaced);
 	return replaced;
 }
 
 static bool rap_mmap_hit(const struct ra_policy_hit *hit)
 {
+	enum rap_arm arm = rap_arm_of(hit->vmf);
 	struct rap_settings s;
 	bool counted;
 
-	if (!hit->pmd)
-		return hit->eligible;
-	rap_settings_read(&s);
-	counted = rap_decide_pmd_hit(&s, hit->eligible);
+	if (hit->pmd) {
+		rap_settings_read(arm, &s);
+		counted = rap_decide_pmd_hit(&s, hit->eligible);
+		if (counted)
+			rap_stat_add(arm, RAP_STAT_PMD_HIT, 1);
+	} else {
+		counted = hit->eligible;
+	}
 	if (counted)
-		rap_stat_add(RAP_STAT_PMD_HIT, 1);
+		rap_stat_add(arm, RAP_STAT_MMAP_HIT, 1);
 	return counted;
 }
 
 static const struct readahead_policy_ops rap_ops = {
+	.mmap_miss = rap_mmap_miss,
 	.mmap_ra = rap_mmap_ra,
 	.mmap_hit = rap_mmap_hit,
 	.owner = THIS_MODULE,
@@ -118,6 +131,7 @@ static int __init rapolicy_init(void)
 
 remove_sysfs:
 	rap_sysfs_exit();
+	rap_ab_exit();
 free_stats:
 	rap_stats_exit();
 	return err;
@@ -128,6 +142,7 @@ static void __exit rapolicy_exit(void)
 	/* Returns once no hook runs our code any more */
 	readahead_policy_unregister(&rap_ops);
 	rap_sysfs_exit();
+	rap_ab_exit();
 	rap_stats_exit();
 }
 

@@ -194,3 +194,28 @@ bool rap_decide_pmd_hit(const struct rap_settings *s, bool eligible)
 {
 	return s->pmd_hit == RAP_PMD_HIT_ON && eligible;
 }
+
+/* splitmix64's finaliser: every input bit affects every output bit */
+static u64 rap_mix64(u64 x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebULL;
+	x ^= x >> 31;
+	return x;
+}
+
+/*
+ * A/B sample mode: whether the file (@dev, @ino) is in arm B. A pure
+ * function of the file and @salt, so a file stays in one arm for its life
+ * and its readahead state is never shared across arms; @permille of 1000
+ * files land in arm B. The top 32 bits of the hash scale to 0..999
+ * without a division.
+ */
+bool rap_sample_in_b(u64 dev, u64 ino, u64 salt, unsigned int permille)
+{
+	u64 h = rap_mix64(rap_mix64(dev ^ rap_mix64(salt)) ^ ino);
+
+	return ((h >> 32) * 1000) >> 32 < permille;
+}

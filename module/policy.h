@@ -69,6 +69,7 @@ bool rap_decide_window(const struct rap_settings *s, const struct rap_fault *f,
 		       const struct rap_cache_view *view,
 		       struct ra_policy_window *win, unsigned int *decisions);
 bool rap_decide_pmd_hit(const struct rap_settings *s, bool eligible);
+bool rap_sample_in_b(u64 dev, u64 ino, u64 salt, unsigned int permille);
 unsigned int rap_sync_order(const struct rap_settings *s,
 			    unsigned long fault_around_pages);
 

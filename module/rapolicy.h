@@ -8,14 +8,25 @@
 
 #include "policy.h"
 
+struct vm_fault;
+
+/* A/B arms: A is the top-level policy set, B the one under ab/ */
+enum rap_arm {
+	RAP_ARM_A,
+	RAP_ARM_B,
+	RAP_NR_ARMS
+};
+
 /* Counters under /sys/kernel/mm/rapolicy/stats/, in this order */
 enum rap_stat {
-	/* faults seen per decision point, indexed by enum ra_policy_point */
+	RAP_STAT_SYNC_MISS,	/* every synchronous mmap miss */
+	/* misses offered a window, by decision point (enum ra_policy_point) */
 	RAP_STAT_SYNC_THP,
 	RAP_STAT_SYNC_SEQ,
 	RAP_STAT_SYNC_EXEC,
 	RAP_STAT_SYNC_AROUND,
 	RAP_STAT_ASYNC,
+	RAP_STAT_MMAP_HIT,	/* mappings from the cache counted as hits */
 	/* decisions taken */
 	RAP_STAT_DESCENDING_THP,
 	RAP_STAT_DESCENDING_SEQ,
@@ -29,23 +40,28 @@ enum rap_stat {
 };
 
 struct rap_stats {
-	u64 count[RAP_STAT_NR];
+	u64 count[RAP_NR_ARMS][RAP_STAT_NR];
 };
 
 extern struct rap_stats __percpu *rap_stats;
 
-static inline void rap_stat_add(enum rap_stat stat, u64 n)
+static inline void rap_stat_add(enum rap_arm arm, enum rap_stat stat, u64 n)
 {
-	this_cpu_add(rap_stats->count[stat], n);
+	this_cpu_add(rap_stats->count[arm][stat], n);
 }
 
-u64 rap_stat_sum(enum rap_stat stat);
+u64 rap_stat_sum(enum rap_arm arm, enum rap_stat stat);
 void rap_stats_reset(void);
 int rap_stats_init(void);
 void rap_stats_exit(void);
 
-void rap_settings_read(struct rap_settings *s);
+void rap_settings_read(enum rap_arm arm, struct rap_settings *s);
 int rap_sysfs_init(void);
 void rap_sysfs_exit(void);
+
+/* ab.c */
+enum rap_arm rap_arm_of(struct vm_fault *vmf);
+extern const struct attribute_group rap_ab_group;
+void rap_ab_exit(void);
 
 #endif /* RAPOLICY_H */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rapolicy: per-CPU decision counters. The fault path only adds to its own
- * CPU's slots; readers sum over all CPUs.
+ * rapolicy: per-CPU decision counters, per A/B arm. The fault path only
+ * adds to its own CPU's slots; readers sum over all CPUs.
  */
 #include <linux/cpumask.h>
 #include <linux/percpu.h>
@@ -11,13 +11,13 @@
 
 struct rap_stats __percpu *rap_stats;
 
-u64 rap_stat_sum(enum rap_stat stat)
+u64 rap_stat_sum(enum rap_arm arm, enum rap_stat stat)
 {
 	u64 sum = 0;
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		sum += per_cpu_ptr(rap_stats, cpu)->count[stat];
+		sum += per_cpu_ptr(rap_stats, cpu)->count[arm][stat];
 	return sum;
 }
 

@@ -450,6 +450,30 @@ static void rap_case_all_off_is_stock(struct rap_test *t)
 	}
 }
 
+static void rap_case_sample_arm(struct rap_test *t)
+{
+	unsigned int in_b = 0, moved = 0;
+	u64 ino;
+
+	for (ino = 1; ino <= 10000; ino++) {
+		bool b = rap_sample_in_b(0x800010, ino, 42, 250);
+
+		/* stable: the same file always lands in the same arm */
+		RAP_EXPECT(t, b == rap_sample_in_b(0x800010, ino, 42, 250));
+		/* the edges */
+		RAP_EXPECT(t, !rap_sample_in_b(0x800010, ino, 42, 0));
+		RAP_EXPECT(t, rap_sample_in_b(0x800010, ino, 42, 1000));
+		/* a larger permille only adds files to arm B */
+		RAP_EXPECT(t, !b || rap_sample_in_b(0x800010, ino, 42, 251));
+		in_b += b;
+		moved += b != rap_sample_in_b(0x800010, ino, 43, 250);
+	}
+	/* 25% of 10000 files, within 3 standard deviations (~130) */
+	RAP_EXPECT(t, in_b > 2370 && in_b < 2630);
+	/* another salt draws another split: about 2 * 0.25 * 0.75 move */
+	RAP_EXPECT(t, moved > 3300 && moved < 4200);
+}
+
 struct rap_case {
 	const char *name;
 	void (*run)(struct rap_test *t);
@@ -469,6 +493,7 @@ static const struct rap_case rap_cases[] = {
 	{ "sync_mmap_order", rap_case_sync_mmap_order },
 	{ "pmd_hit", rap_case_pmd_hit },
 	{ "all_off_is_stock", rap_case_all_off_is_stock },
+	{ "sample_arm", rap_case_sample_arm },
 };
 
 #endif /* RAPOLICY_POLICY_CASES_H */

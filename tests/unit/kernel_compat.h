@@ -9,8 +9,10 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 typedef unsigned long pgoff_t;
+typedef uint64_t u64;
 
 enum ra_policy_point {
 	RA_POLICY_SYNC_THP,

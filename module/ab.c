@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rapolicy: A/B assignment. Arm A is the top-level policy set, arm B the
+ * one under ab/. ab/mode chooses how a fault picks its arm:
+ *
+ *   off     every fault uses arm A
+ *   cgroup  faults of tasks in ab/cgroup or below it use arm B
+ *   sample  a file is in arm B when a hash of (device, inode, ab/salt)
+ *           falls under ab/sample_permille, for its whole life
+ *
+ * The fault path reads the assignment locklessly: each setting with
+ * READ_ONCE(), the cgroup under RCU. Writers serialise on rap_ab_mutex and
+ * drop the old cgroup's reference only after a grace period.
+ */
+#include <linux/cgroup.h>
+#include <linux/fs.h>
+#include <linux/kstrtox.h>
+#include <linux/mm.h>
+#include <linux/mutex.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
+
+#include "rapolicy.h"
+
+enum rap_ab_mode { RAP_AB_OFF, RAP_AB_CGROUP, RAP_AB_SAMPLE };
+
+static const char * const rap_ab_modes[] = { "off", "cgroup", "sample" };
+
+static int rap_ab_mode;
+static unsigned int rap_ab_permille;
+static u64 rap_ab_salt;
+static struct cgroup __rcu *rap_ab_cgroup;
+static DEFINE_MUTEX(rap_ab_mutex);
+
+/* Called from the hooks, under rcu_read_lock(), with the VMA stable */
+enum rap_arm rap_arm_of(struct vm_fault *vmf)
+{
+	const struct inode *inode;
+	struct cgroup *cgrp;
+
+	switch (READ_ONCE(rap_ab_mode)) {
+	case RAP_AB_CGROUP:
+		cgrp = rcu_dereference(rap_ab_cgroup);
+		if (cgrp && task_under_cgroup_hierarchy(current, cgrp))
+			return RAP_ARM_B;
+		return RAP_ARM_A;
+	case RAP_AB_SAMPLE:
+		inode = file_inode(vmf->vma->vm_file);
+		if (rap_sample_in_b(inode->i_sb->s_dev, inode->i_ino,
+				    READ_ONCE(rap_ab_salt),
+				    READ_ONCE(rap_ab_permille)))
+			return RAP_ARM_B;
+		return RAP_ARM_A;
+	default:
+		return RAP_ARM_A;
+	}
+}
+
+static ssize_t mode_show(struct kobject *kobj, struct kobj_attribute *attr,
+			 char *buf)
+{
+	int cur = READ_ONCE(rap_ab_mode);
+	ssize_t len = 0;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(rap_ab_modes); i++)
+		len += sysfs_emit_at(buf, len, i == cur ? "%s[%s]" : "%s%s",
+				     i ? " " : "", rap_ab_modes[i]);
+	return len + sysfs_emit_at(buf, len, "\n");
+}
+
+static ssize_t mode_store(struct kobject *kobj, struct kobj_attribute *attr,
+			  const char *buf, size_t count)
+{
+	int mode = sysfs_match_string(rap_ab_modes, buf);
+
+	if (mode < 0)
+		return -EINVAL;
+	WRITE_ONCE(rap_ab_mode, mode);
+	return count;
+}
+
+static ssize_t cgroup_show(struct kobject *kobj, struct kobj_attribute *attr,
+			   char *buf)
+{
+	struct cgroup *cgrp;
+	ssize_t len = 0;
+
+	mutex_lock(&rap_ab_mutex);
+	cgrp = rcu_dereference_protected(rap_ab_cgroup,
+					 lockdep_is_held(&rap_ab_mutex));
+	if (cgrp) {
+		len = cgroup_path(cgrp, buf, PAGE_SIZE);
+		if (len < 0 || len >= PAGE_SIZE - 12)
+			len = sysfs_emit(buf, "?");
+		if (css_is_dying(&cgrp->self))
+			len += sysfs_emit_at(buf, len, " (removed)");
+	}
+	len += sysfs_emit_at(buf, len, "\n");
+	mutex_unlock(&rap_ab_mutex);
+	return len;
+}
+
+/* Swap in @cgrp (may be NULL); the old one is put after a grace period */
+static void rap_ab_set_cgroup(struct cgroup *cgrp)
+{
+	struct cgroup *old;
+
+	mutex_lock(&rap_ab_mutex);
+	old = rcu_replace_pointer(rap_ab_cgroup, cgrp,
+				  lockdep_is_held(&rap_ab_mutex));
+	mutex_unlock(&rap_ab_mutex);
+	if (old) {
+		synchronize_rcu();
+		cgroup_put(old);
+	}
+}
+
+/* A cgroup v2 path ("/batch/loaders"), or an empty line to clear */
+static ssize_t cgroup_store(struct kobject *kobj, struct kobj_attribute *attr,
+			    const char *buf, size_t count)
+{
+	struct cgroup *cgrp = NULL;
+	char *path;
+
+	path = kstrndup(buf, count, GFP_KERNEL);
+	if (!path)
+		return -ENOMEM;
+	strim(path);
+	if (*path) {
+		cgrp = cgroup_get_from_path(path);
+		if (IS_ERR(cgrp)) {
+			kfree(path);
+			return -EINVAL;
+		}
+	}
+	kfree(path);
+	rap_ab_set_cgroup(cgrp);
+	return count;
+}
+
+static ssize_t sample_permille_show(struct kobject *kobj,
+				    struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", READ_ONCE(rap_ab_permille));
+}
+
+static ssize_t sample_permille_store(struct kobject *kobj,
+				     struct kobj_attribute *attr,
+				     const char *buf, size_t count)
+{
+	unsigned int permille;
+
+	if (kstrtouint(buf, 10, &permille) || permille > 1000)
+		return -EINVAL;
+	WRITE_ONCE(rap_ab_permille, permille);
+	return count;
+}
+
+static ssize_t salt_show(struct kobject *kobj, struct kobj_attribute *attr,
+			 char *buf)
+{
+	return sysfs_emit(buf, "%llu\n", READ_ONCE(rap_ab_salt));
+}
+
+static ssize_t salt_store(struct kobject *kobj, struct kobj_attribute *attr,
+			  const char *buf, size_t count)
+{
+	u64 salt;
+
+	if (kstrtou64(buf, 0, &salt))
+		return -EINVAL;
+	WRITE_ONCE(rap_ab_salt, salt);
+	return count;
+}
+
+static struct kobj_attribute rap_ab_mode_attr = __ATTR_RW(mode);
+static struct kobj_attribute rap_ab_cgroup_attr = __ATTR_RW(cgroup);
+static struct kobj_attribute rap_ab_permille_attr = __ATTR_RW(sample_permille);
+static struct kobj_attribute rap_ab_salt_attr = __ATTR_RW(salt);
+
+/* ab/: the assignment files here, arm B's policy files from sysfs.c */
+static struct attribute *rap_ab_attrs[] = {
+	&rap_ab_mode_attr.attr,
+	&rap_ab_cgroup_attr.attr,
+	&rap_ab_permille_attr.attr,
+	&rap_ab_salt_attr.attr,
+	NULL,
+};
+
+const struct attribute_group rap_ab_group = {
+	.name = "ab",
+	.attrs = rap_ab_attrs,
+};
+
+/* After the hooks are gone: drop the assigned cgroup's reference */
+void rap_ab_exit(void)
+{
+	WRITE_ONCE(rap_ab_mode, RAP_AB_OFF);
+	rap_ab_set_cgroup(NULL);
+}
