@@ -95,7 +95,8 @@ static ssize_t cgroup_show(struct kobject *kobj, struct kobj_attribute *attr,
 		len = cgroup_path(cgrp, buf, PAGE_SIZE);
 		if (len < 0 || len >= PAGE_SIZE - 12)
 			len = sysfs_emit(buf, "?");
-		if (css_is_dying(&cgrp->self))
+		/* rmdir takes the cgroup offline; our reference keeps it */
+		if (cgroup_is_dead(cgrp))
 			len += sysfs_emit_at(buf, len, " (removed)");
 	}
 	len += sysfs_emit_at(buf, len, "\n");

@@ -1,0 +1,105 @@
+#!/bin/sh
+# A/B arms in the module (TAP): cgroup assignment, sample assignment,
+# per-arm counters, switching the mode under load, removing the cgroup.
+. "$(dirname "$0")/lib.sh"
+
+AB=$RAPOLICY_SYSFS/ab
+CG=/sys/fs/cgroup
+stat_of() { cat "$RAPOLICY_SYSFS/stats/$1/$2"; }
+
+# in_cgroup NAME COMMAND...: run COMMAND as a task of cgroup NAME
+in_cgroup() {
+	_cg=$1
+	shift
+	sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$CG/$_cg" "$@"
+}
+
+modprobe rapolicy || { tap 1 "load rapolicy"; exit 1; }
+all_policies_off
+for p in descending_thp:folio pmd_hit:on descending_seq:window; do
+	echo "${p#*:}" >"$AB/${p%%:*}"
+done
+mkdir -p "$CG/arm_a" "$CG/arm_b"
+echo /arm_b >"$AB/cgroup" && echo cgroup >"$AB/mode"
+tap $? "assign arm B to cgroup /arm_b"
+grep -qx "/arm_b" "$AB/cgroup"
+tap $? "ab/cgroup reads back /arm_b"
+
+# The module issue's single-arm results: 14436 stock, <= 66 with the seed.
+fa=$(testfile 256M) && cp "$fa" "$SCRATCH/ab-b" && fb=$SCRATCH/ab-b
+echo 1 >"$RAPOLICY_SYSFS/stats/reset"
+RA=8192
+in_cgroup arm_a rawalk --advice huge --pattern reverse --read-ahead-kb $RA "$fa" >/tmp/a.out
+in_cgroup arm_b rawalk --advice huge --pattern reverse --read-ahead-kb $RA "$fb" >/tmp/b.out
+maj_a=$(sed -n 's/^major_faults: //p' /tmp/a.out)
+maj_b=$(sed -n 's/^major_faults: //p' /tmp/b.out)
+miss_a=$(stat_of a sync_miss) miss_b=$(stat_of b sync_miss)
+echo "# arm A: rawalk $maj_a majflt, stats/a/sync_miss $miss_a; arm B: $maj_b, $miss_b"
+[ "$miss_a" = "$maj_a" ] && [ "$maj_a" = 14436 ]
+tap $? "cgroup mode: arm A (stock) counts the stock walk's 14436 misses ($miss_a)"
+[ "$miss_b" = "$maj_b" ] && [ "$maj_b" -le 66 ]
+tap $? "cgroup mode: arm B (seed) takes <= 66 misses ($miss_b)"
+[ "$(stat_of b descending_thp)" -gt 0 ] && [ "$(stat_of a descending_thp)" = 0 ]
+tap $? "only arm B took descending_thp decisions"
+[ "$(cat "$RAPOLICY_SYSFS/stats/sync_miss")" = $((miss_a + miss_b)) ]
+tap $? "stats/sync_miss is the sum of the arms"
+
+# Sample mode: which arm a file is in, seen from the counters.
+echo sample >"$AB/mode" && echo 300 >"$AB/sample_permille" && echo 7 >"$AB/salt"
+arms_of_files() {
+	i=0
+	while [ $i -lt 100 ]; do
+		echo 1 >"$RAPOLICY_SYSFS/stats/reset"
+		rawalk --pattern forward --read-ahead-kb 128 "$SCRATCH/s$i" >/dev/null
+		[ "$(stat_of b sync_miss)" -gt 0 ] && printf 'B' || printf 'A'
+		i=$((i + 1))
+	done
+}
+i=0
+while [ $i -lt 100 ]; do
+	rawalk --create 64K --seed $i "$SCRATCH/s$i" >/dev/null
+	i=$((i + 1))
+done
+first=$(arms_of_files)
+second=$(arms_of_files)
+in_b=$(echo "$first" | tr -cd B | wc -c)
+echo "# sample 300 permille, salt 7: $in_b of 100 files in arm B"
+[ "$first" = "$second" ]
+tap $? "sample mode: every file stays in its arm across runs"
+# binomial(100, 0.3): mean 30, sd 4.6; 3 sd either side
+[ "$in_b" -ge 16 ] && [ "$in_b" -le 44 ]
+tap $? "sample mode: 100 files split near 300 permille ($in_b in B)"
+echo 8 >"$AB/salt"
+third=$(arms_of_files)
+[ "$third" != "$first" ]
+tap $? "sample mode: another salt, another split"
+
+# Switching the mode under load loses no counts.
+echo 1 >"$RAPOLICY_SYSFS/stats/reset"
+rawalk --advice huge --pattern reverse --read-ahead-kb $RA "$fa" >/tmp/w.out &
+walker=$!
+while kill -0 $walker 2>/dev/null; do
+	for m in off cgroup sample; do echo $m >"$AB/mode"; done
+done
+wait $walker
+maj=$(sed -n 's/^major_faults: //p' /tmp/w.out)
+total=$(( $(stat_of a sync_miss) + $(stat_of b sync_miss) ))
+echo "# mode flipping during a walk: $maj major faults, $total counted"
+[ -n "$maj" ] && [ "$total" = "$maj" ]
+tap $? "switching modes during a walk: every miss counted once"
+
+# Removing the assigned cgroup is safe.
+echo cgroup >"$AB/mode"
+rmdir "$CG/arm_b"
+grep -qx "/arm_b (removed)" "$AB/cgroup"
+tap $? "a removed cgroup reads back as removed ($(cat "$AB/cgroup"))"
+rawalk --advice huge --pattern forward "$fa" >/dev/null
+tap $? "faults go on after the assigned cgroup is removed"
+echo /arm_a >"$AB/cgroup" && grep -qx /arm_a "$AB/cgroup"
+tap $? "reassign after removal"
+echo >"$AB/cgroup" && [ -z "$(cat "$AB/cgroup")" ]
+tap $? "clear the cgroup"
+echo off >"$AB/mode"
+rmmod rapolicy
+tap $? "rmmod after A/B use"
+rmdir "$CG/arm_a"
