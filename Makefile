@@ -8,7 +8,8 @@ TOP := $(CURDIR)
 BUILD := $(TOP)/build
 KERNEL_SCRIPT := $(TOP)/tests/kernel/build-kernel.sh
 
-.PHONY: all kernel kernel-stock module userspace vm-prereqs check demo clean help
+.PHONY: all kernel kernel-stock module userspace vm-prereqs check demo bench \
+	install clean help
 
 all: userspace
 
@@ -19,6 +20,7 @@ help:
 	@echo "make userspace     build rapolicyctl and rawalk into build/bin"
 	@echo "make check         run every test; ends with 'N passed, N failed'"
 	@echo "make demo          boot the patched kernel and compare policies off/on"
+	@echo "make install       install rapolicyctl, rawalk, man pages, completion"
 
 kernel:
 	@bash $(KERNEL_SCRIPT)
@@ -35,8 +37,11 @@ module:
 # What tests/vm/vm-run puts into the guest: static tools and, for a patched
 # KDIR, the module.
 vm-prereqs: userspace
-	@if [ -f $(KDIR)/.config ] && grep -q '^CONFIG_READAHEAD_POLICY=y' $(KDIR)/.config && [ -f $(TOP)/Kbuild ]; then \
+	@if [ -f $(KDIR)/.config ] && grep -q '^CONFIG_READAHEAD_POLICY=y' $(KDIR)/.config; then \
 		$(MAKE) -s -C $(KDIR) M=$(TOP) modules; \
+	fi
+	@if [ -f $(KDIR)/tools/testing/selftests/kselftest_harness.h ]; then \
+		$(MAKE) -s -C tests/selftests BUILD=$(BUILD) KSRC=$(KDIR); \
 	fi
 
 check:
@@ -44,6 +49,9 @@ check:
 
 demo:
 	@bash tests/demo.sh
+
+install: userspace
+	@$(MAKE) -s -C userspace BUILD=$(BUILD) install
 
 clean:
 	rm -rf $(BUILD)

@@ -16,7 +16,8 @@
  *  6. map it the way the pattern wants (untimed);
  *  7. snapshot, madvise(), walk, snapshot: faults, I/O and wall time
  *     cover only this;
- *  8. read /proc/self/smaps while the mapping still exists, unmap;
+ *  8. read /proc/self/smaps (and, with --folio-orders, the pagemap and
+ *     kpageflags) while the mapping still exists, unmap;
  *  9. undo 3 and 2.
  */
 #include <errno.h>
@@ -751,6 +752,108 @@ static int read_smaps(const struct walk *w, struct report *r)
 	return 0;
 }
 
+/* /proc/kpageflags words of PFNs, for count_folio_orders() */
+static long kpageflags_pread(void *ctx, uint64_t pfn, uint64_t *out, size_t n)
+{
+	int fd = *(const int *)ctx;
+	ssize_t got;
+
+	if (pfn > (uint64_t)INT64_MAX / sizeof(*out) - n)
+		return -EINVAL;
+	do {
+		got = pread(fd, out, n * sizeof(*out),
+			    (off_t)(pfn * sizeof(*out)));
+	} while (got < 0 && errno == EINTR);
+	if (got < 0)
+		return -errno;
+	return (long)((size_t)got / sizeof(*out));
+}
+
+/* The pagemap entries of the file mapping, one per page */
+static uint64_t *read_pagemap(const struct walk *w)
+{
+	size_t want = w->npages * sizeof(uint64_t), done = 0;
+	off_t off = (off_t)((uintptr_t)w->map / w->ps * sizeof(uint64_t));
+	uint64_t *pm;
+	ssize_t got;
+	int fd;
+
+	fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		err_msg("--folio-orders: cannot open /proc/self/pagemap: %s%s",
+			strerror(errno), errno == ENOENT ?
+			" (kernel without CONFIG_PROC_PAGE_MONITOR?)" : "");
+		return NULL;
+	}
+	pm = malloc(want);
+	if (!pm) {
+		err_msg("out of memory");
+		close(fd);
+		return NULL;
+	}
+	while (done < want) {
+		got = pread(fd, (char *)pm + done, want - done,
+			    off + (off_t)done);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0) {
+			err_msg("--folio-orders: reading /proc/self/pagemap: %s",
+				got ? strerror(errno) : "short read");
+			free(pm);
+			close(fd);
+			return NULL;
+		}
+		done += (size_t)got;
+	}
+	close(fd);
+	return pm;
+}
+
+/*
+ * --folio-orders: the orders of the folios behind the mapped pages of the
+ * file mapping, from their PFNs (pagemap shows them to CAP_SYS_ADMIN only)
+ * and /proc/kpageflags (root only).
+ */
+static int read_folio_orders(const struct walk *w, struct report *r)
+{
+	uint64_t *pm;
+	int fd, ret;
+
+	fd = open("/proc/kpageflags", O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		err_msg("--folio-orders: cannot open /proc/kpageflags: %s%s",
+			strerror(errno), errno == ENOENT ?
+			" (kernel without CONFIG_PROC_PAGE_MONITOR?)" :
+			errno == EACCES || errno == EPERM ?
+			" (needs root)" : "");
+		return -1;
+	}
+	pm = read_pagemap(w);
+	if (!pm) {
+		close(fd);
+		return -1;
+	}
+	ret = count_folio_orders(pm, w->npages, kpageflags_pread, &fd,
+				 &r->folio_orders);
+	free(pm);
+	close(fd);
+	if (ret == -EPERM) {
+		err_msg("--folio-orders: /proc/self/pagemap shows no page frame numbers: needs CAP_SYS_ADMIN");
+		return -1;
+	}
+	if (ret == -EINVAL) {
+		err_msg("--folio-orders: /proc/kpageflags shows a compound page that is no page-cache folio (hugetlb?) or changed while read");
+		return -1;
+	}
+	if (ret) {
+		err_msg("--folio-orders: reading /proc/kpageflags: %s",
+			strerror(-ret));
+		return -1;
+	}
+	r->has_folio_orders = true;
+	return 0;
+}
+
 /* ---------------------------------------------------------------------
  * The run.
  */
@@ -888,6 +991,8 @@ int rawalk_run(const struct rawalk_opts *o, struct report *r)
 	snap_diff(&s0, &s1, r);
 
 	if (read_smaps(&w, r))
+		goto out;
+	if (o->folio_orders && read_folio_orders(&w, r))
 		goto out;
 	r->complete = true;
 	ret = RAWALK_OK;

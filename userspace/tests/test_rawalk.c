@@ -213,6 +213,12 @@ static void test_parse_args(void)
 	   o.pattern.kind == PAT_FORWARD && o.advice == ADV_SEQ,
 	   "--opt=value form");
 	ok(P("--warm", "--cold", "f") == 0 && o.cold, "last of --warm/--cold wins");
+	ok(P("f") == 0 && !o.folio_orders && P("--folio-orders", "f") == 0 &&
+	   o.folio_orders, "--folio-orders");
+	ok(P("--folio-orders=1", "f") == RAWALK_USAGE,
+	   "--folio-orders takes no value");
+	ok(P("--create", "1M", "--folio-orders", "f") == RAWALK_USAGE,
+	   "--create with --folio-orders");
 	ok(P("--read-ahead-kb", "0", "f") == 0 && o.read_ahead_kb == 0,
 	   "--read-ahead-kb 0");
 	ok(P("--", "-f") == 0 && !strcmp(o.file, "-f"), "-- ends options");
@@ -437,6 +443,156 @@ static void test_cgroup_parsers(void)
 	   "/proc/self/cgroup without v2 line");
 }
 
+/* A fake /proc/kpageflags: one flags word per PFN of a small machine */
+#define FAKE_PFNS	10000
+#define F_HEAD		(1ULL << KPF_COMPOUND_HEAD)
+#define F_TAIL		(1ULL << KPF_COMPOUND_TAIL)
+#define F_THP		(1ULL << KPF_THP)
+
+struct fake_kpf {
+	uint64_t flags[FAKE_PFNS];
+	uint64_t fail_pfn;		/* reading this PFN fails with -EIO */
+	unsigned int reads;
+};
+
+static long fake_kpf_read(void *ctx, uint64_t pfn, uint64_t *out, size_t n)
+{
+	struct fake_kpf *k = ctx;
+	size_t i;
+
+	k->reads++;
+	if (pfn >= FAKE_PFNS)
+		return 0;
+	if (n > FAKE_PFNS - pfn)
+		n = FAKE_PFNS - pfn;
+	if (k->fail_pfn && k->fail_pfn >= pfn && k->fail_pfn < pfn + n)
+		return -EIO;
+	for (i = 0; i < n; i++)
+		out[i] = k->flags[pfn + i];
+	return (long)n;
+}
+
+static void fake_folio(struct fake_kpf *k, uint64_t head, uint64_t nr,
+		       uint64_t extra)
+{
+	uint64_t i;
+
+	k->flags[head] = F_HEAD | extra;
+	for (i = 1; i < nr; i++)
+		k->flags[head + i] = F_TAIL | extra;
+}
+
+/* pagemap entries: PFN n present; -1 not present */
+static size_t fake_pagemap(uint64_t *pm, size_t max, const long *pfns)
+{
+	size_t n;
+
+	for (n = 0; n < max && pfns[n] != -2; n++)
+		pm[n] = pfns[n] < 0 ? 0 : PM_PRESENT | (1ULL << 61) |
+			(uint64_t)pfns[n];
+	return n;
+}
+
+#define END_PFNS	-2
+
+static void test_folio_orders(void)
+{
+	static struct fake_kpf k;
+	static const long mixed[] = {
+		/* an order-4 folio, all mapped, then a hole */
+		100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111,
+		112, 113, 114, 115, -1,
+		/* three order-0 pages */
+		116, 117, 118,
+		/* six pages in the middle of an order-9 folio */
+		1029, 1030, 1031, 1032, 1033, 1034, -1, -1, END_PFNS,
+	};
+	static const long gap[] = {
+		100, 101, -1, -1, 104, 105, 106, -1, 115, END_PFNS,
+	};
+	static const long adjacent[] = {
+		5000, 5001, 5002, 5003, 5004, 5005, 5006, 5007, 5008, 5009,
+		5010, 5011, 5012, 5013, 5014, 5015, END_PFNS,
+	};
+	static const long far_tail[] = { 9000, 9001, END_PFNS };
+	static const long no_pfn[] = { -1, 0, END_PFNS };
+	static const long odd_size[] = { 2049, END_PFNS };
+	static const long not_thp[] = { 3000, END_PFNS };
+	static const long orphan_tail[] = { 4000, END_PFNS };
+	static const long head_alone[] = { 6000, END_PFNS };
+	static const long none[] = { -1, -1, END_PFNS };
+	struct folio_orders h;
+	uint64_t pm[64];
+	char buf[256];
+	size_t n;
+	int r;
+
+	memset(&k, 0, sizeof(k));
+	fake_folio(&k, 100, 16, F_THP);
+	fake_folio(&k, 1024, 512, F_THP);
+	fake_folio(&k, 2048, 3, F_THP);		/* no power of two */
+	fake_folio(&k, 3000, 2, 0);		/* compound, no KPF_THP */
+	fake_folio(&k, 3990, 11, F_THP);
+	k.flags[3990] = F_TAIL | F_THP;		/* tails only, no head */
+	fake_folio(&k, 5000, 8, F_THP);
+	fake_folio(&k, 5008, 8, F_THP);
+	k.flags[6000] = F_HEAD | F_THP;		/* a head with no tail */
+	fake_folio(&k, 8192, 1024, F_THP);	/* order 10 */
+
+	n = fake_pagemap(pm, 64, mixed);
+	r = count_folio_orders(pm, n, fake_kpf_read, &k, &h);
+	ok(!r && h.folios[0] == 3 && h.folios[4] == 1 && h.folios[9] == 1 &&
+	   h.pages_mapped == 25,
+	   "folio orders: order 4, three order 0, part of order 9 (r %d, mapped %llu)",
+	   r, (unsigned long long)h.pages_mapped);
+	ok(!strcmp(format_folio_orders(&h, buf, sizeof(buf)), "0:3 4:1 9:1"),
+	   "folio orders: text '%s'", buf);
+
+	n = fake_pagemap(pm, 64, gap);
+	r = count_folio_orders(pm, n, fake_kpf_read, &k, &h);
+	ok(!r && h.folios[4] == 1 && h.pages_mapped == 6,
+	   "folio orders: a folio mapped with gaps counts once");
+	k.reads = 0;
+	n = fake_pagemap(pm, 64, adjacent);
+	r = count_folio_orders(pm, n, fake_kpf_read, &k, &h);
+	ok(!r && h.folios[3] == 2 && !strcmp(format_folio_orders(&h, buf,
+		sizeof(buf)), "3:2"),
+	   "folio orders: two order-3 folios side by side are two ('%s')",
+	   buf);
+	ok(k.reads <= 4, "folio orders: pages of a known folio are not read again (%u reads)",
+	   k.reads);
+	n = fake_pagemap(pm, 64, far_tail);
+	r = count_folio_orders(pm, n, fake_kpf_read, &k, &h);
+	ok(!r && h.folios[10] == 1 && h.pages_mapped == 2,
+	   "folio orders: head 808 pages below the first mapped page (order 10)");
+	n = fake_pagemap(pm, 64, none);
+	r = count_folio_orders(pm, n, fake_kpf_read, &k, &h);
+	ok(!r && h.pages_mapped == 0 &&
+	   !strcmp(format_folio_orders(&h, buf, sizeof(buf)), "none"),
+	   "folio orders: nothing mapped is 'none'");
+
+	n = fake_pagemap(pm, 64, no_pfn);
+	ok(count_folio_orders(pm, n, fake_kpf_read, &k, &h) == -EPERM,
+	   "folio orders: PFN 0 (no CAP_SYS_ADMIN) is -EPERM");
+	n = fake_pagemap(pm, 64, odd_size);
+	ok(count_folio_orders(pm, n, fake_kpf_read, &k, &h) == -EINVAL,
+	   "folio orders: a 3-page compound is -EINVAL");
+	n = fake_pagemap(pm, 64, not_thp);
+	ok(count_folio_orders(pm, n, fake_kpf_read, &k, &h) == -EINVAL,
+	   "folio orders: a compound page without KPF_THP is -EINVAL");
+	n = fake_pagemap(pm, 64, orphan_tail);
+	ok(count_folio_orders(pm, n, fake_kpf_read, &k, &h) == -EINVAL,
+	   "folio orders: tails without a head are -EINVAL");
+	n = fake_pagemap(pm, 64, head_alone);
+	ok(count_folio_orders(pm, n, fake_kpf_read, &k, &h) == -EINVAL,
+	   "folio orders: a head without tails is -EINVAL");
+	k.fail_pfn = 1030;
+	n = fake_pagemap(pm, 64, mixed);
+	ok(count_folio_orders(pm, n, fake_kpf_read, &k, &h) == -EIO,
+	   "folio orders: a read error is returned");
+	k.fail_pfn = 0;
+}
+
 static char *print_report(const struct report *r, bool json)
 {
 	char *buf = NULL;
@@ -498,6 +654,21 @@ static void test_report(void)
 	j = print_report(&r, true);
 	ok(j && strstr(j, "\"sectors_read\":2048,\"ios_read\":8"),
 	   "JSON report numbers");
+	free(j);
+	t = print_report(&r, false);
+	ok(t && !strstr(t, "folio_orders"),
+	   "no folio_orders without --folio-orders");
+	free(t);
+	r.has_folio_orders = true;
+	r.folio_orders.folios[0] = 256;
+	r.folio_orders.folios[9] = 2;
+	t = print_report(&r, false);
+	j = print_report(&r, true);
+	ok(t && strstr(t, "\nfolio_orders: 0:256 9:2\nwall_ms: "),
+	   "text report folio_orders");
+	ok(j && strstr(j, ",\"folio_orders\":{\"0\":256,\"9\":2},"),
+	   "JSON report folio_orders");
+	free(t);
 	free(j);
 }
 
@@ -682,6 +853,17 @@ static void test_binary(const char *bindir)
 		   walks[i].pattern, walks[i].expect);
 		free(out);
 	}
+	/* root with CONFIG_PROC_PAGE_MONITOR: 256 pages, all mapped */
+	rc = run(&out, "'%s' --warm --pattern forward --folio-orders '%s' 2>&1",
+		 rw, f);
+	ok((rc == 0 && has(out, "\nfolio_orders: ") &&
+	    !has(out, "folio_orders: none")) ||
+	   (rc == 1 && has(out, "--folio-orders: ")),
+	   "binary: --folio-orders works or fails clearly (rc %d)", rc);
+	if (out && has(out, "folio_orders"))
+		printf("# %.*s\n", (int)strcspn(strstr(out, "folio_orders"),
+					       "\n"), strstr(out, "folio_orders"));
+	free(out);
 	rc = run(&out, "'%s' --warm --json --advice willneed --pattern reverse '%s' 2>&1",
 		 rw, f);
 	ok(rc == 0 || (rc == 1 && has(out, "CONFIG_ADVISE_SYSCALLS")),
@@ -833,6 +1015,7 @@ int main(int argc, char **argv)
 	test_smaps();
 	test_blkstat();
 	test_cgroup_parsers();
+	test_folio_orders();
 	test_report();
 
 	snprintf(tmpdir, sizeof(tmpdir), "%s/rawalk-test.XXXXXX",
