@@ -41,6 +41,8 @@ static void rap_count_window(enum rap_arm arm, enum ra_policy_point point,
 		rap_stat_add(arm, RAP_STAT_DESCENDING_THP, 1);
 	if (did & RAP_DID_DESCENDING_SEQ)
 		rap_stat_add(arm, RAP_STAT_DESCENDING_SEQ, 1);
+	if (did & RAP_DID_DESCENDING_AROUND)
+		rap_stat_add(arm, RAP_STAT_DESCENDING_AROUND, 1);
 	if (did & RAP_DID_VMA_LIMIT)
 		rap_stat_add(arm, RAP_STAT_VMA_LIMIT, 1);
 	if (did & RAP_DID_VMA_CLAMP)
@@ -49,6 +51,20 @@ static void rap_count_window(enum rap_arm arm, enum ra_policy_point point,
 		rap_stat_add(arm, RAP_STAT_ORDER_RAISE, 1);
 	if (replaced || (point != RA_POLICY_SYNC_SEQ && point != RA_POLICY_ASYNC))
 		rap_stat_add(arm, RAP_STAT_PAGES_REQUESTED, win->size);
+}
+
+/* The branch of do_sync_mmap_readahead() that the mapping takes */
+static enum rap_mapping_kind rap_mapping_kind(const struct vm_area_struct *vma,
+					      struct address_space *mapping)
+{
+	if (IS_ENABLED(CONFIG_TRANSPARENT_HUGEPAGE) &&
+	    (vma->vm_flags & VM_HUGEPAGE) && mapping_large_folio_support(mapping))
+		return RAP_MAP_THP;
+	if (vma->vm_flags & VM_SEQ_READ)
+		return RAP_MAP_SEQ;
+	if (vma->vm_flags & (VM_RAND_READ | VM_EXEC))
+		return RAP_MAP_OTHER;
+	return RAP_MAP_AROUND;
 }
 
 static void rap_mmap_miss(struct vm_fault *vmf)
@@ -67,6 +83,11 @@ static bool rap_mmap_ra(const struct ra_policy_fault *fault,
 	};
 	const struct rap_fault f = {
 		.point = fault->point,
+		.kind = rap_mapping_kind(vma, fault->mapping),
+		.thp_order = min_t(unsigned int,
+				   mapping_max_folio_order(fault->mapping),
+				   get_order(SZ_2M)),
+		.ra_size = READ_ONCE(fault->ra->size),
 		.index = fault->vmf->pgoff,
 		.vma_start = vma->vm_pgoff,
 		.vma_end = vma->vm_pgoff + vma_pages(vma),

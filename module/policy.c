@@ -34,9 +34,47 @@ bool rap_descending(const struct rap_cache_view *view, pgoff_t index,
 }
 
 /*
- * descending_thp=folio: on a VM_HUGEPAGE miss that reads two folios, read
- * the folio below instead of the one above when the stream descends, with
- * no readahead marker (seed 000 patch 2).
+ * The size of the next window of a stream, as get_next_ra_size() ramps
+ * forward readahead: quadruple small windows, double medium ones, up to
+ * @max.
+ */
+static unsigned long rap_next_size(unsigned long cur, unsigned long max)
+{
+	if (cur < max / 16)
+		return 4 * cur;
+	if (cur <= max / 2)
+		return 2 * cur;
+	return max;
+}
+
+/*
+ * The window of @size pages (a multiple of @unit) that ends right below
+ * @top, clipped at index 0, with its readahead marker on its lowest folio:
+ * the next access below it finds the marker and the stream goes on
+ * asynchronously (the async point below) instead of with a major fault.
+ */
+static bool rap_window_below(pgoff_t top, unsigned long size,
+			     unsigned int order, bool mark,
+			     struct ra_policy_window *win)
+{
+	if (!top || !size)
+		return false;
+	if (size > top)
+		size = top;
+	win->start = top - size;
+	win->size = size;
+	win->async_size = mark ? size : 0;
+	win->order = order;
+	win->order_once = false;
+	return true;
+}
+
+/*
+ * descending_thp: on a VM_HUGEPAGE miss that reads two folios, when the
+ * stream descends, read the faulting folio and the one below instead of
+ * the one above: "folio" with no readahead marker (seed 000 patch 2),
+ * "stream" with the marker on the folio below, so the stream continues
+ * asynchronously (rap_descending_async()).
  */
 static bool rap_descending_thp(const struct rap_settings *s,
 			       const struct rap_fault *f,
@@ -45,7 +83,7 @@ static bool rap_descending_thp(const struct rap_settings *s,
 {
 	unsigned long nr = 1UL << win->order;
 
-	if (s->descending_thp != RAP_DESC_THP_FOLIO ||
+	if (s->descending_thp == RAP_DESC_THP_OFF ||
 	    f->point != RA_POLICY_SYNC_THP)
 		return false;
 	/* VM_RAND_READ reads one folio: nothing to redirect */
@@ -54,34 +92,93 @@ static bool rap_descending_thp(const struct rap_settings *s,
 	if (!rap_descending(view, win->start, nr))
 		return false;
 	win->start -= nr;
-	win->async_size = 0;
+	win->async_size = s->descending_thp == RAP_DESC_THP_STREAM ? win->size : 0;
 	return true;
 }
 
 /*
- * descending_seq=window: on a VM_SEQ_READ miss whose page above is cached,
- * read the ra_pages window that ends at the faulting page, with no marker
- * (seed 000 patch 3).
+ * descending_seq: on a VM_SEQ_READ miss whose page above is cached, read
+ * the ra_pages window that ends at the faulting page: "window" with no
+ * marker (seed 000 patch 3), "stream" with the marker at its low end.
  */
 static bool rap_descending_seq(const struct rap_settings *s,
 			       const struct rap_fault *f,
 			       const struct rap_cache_view *view,
 			       struct ra_policy_window *win)
 {
-	unsigned long nr;
-
-	if (s->descending_seq != RAP_DESC_SEQ_WINDOW ||
+	if (s->descending_seq == RAP_DESC_SEQ_OFF ||
 	    f->point != RA_POLICY_SYNC_SEQ || !f->ra_pages)
 		return false;
 	if (!rap_descending(view, f->index, 1))
 		return false;
-	nr = f->ra_pages < f->index + 1 ? f->ra_pages : f->index + 1;
-	win->start = f->index + 1 - nr;
-	win->size = nr;
-	win->async_size = 0;
-	win->order = 0;
-	win->order_once = false;
-	return true;
+	return rap_window_below(f->index + 1, f->ra_pages, 0,
+				s->descending_seq == RAP_DESC_SEQ_STREAM, win);
+}
+
+/*
+ * descending_around: read-around (no madvise() hint) centres its window
+ * on the fault, so a descending reader uses half of it. On a descending
+ * miss read the ra_pages window that ends at the fault instead: "window"
+ * with no marker, "stream" with the marker at its low end.
+ */
+static bool rap_descending_around(const struct rap_settings *s,
+				  const struct rap_fault *f,
+				  const struct rap_cache_view *view,
+				  struct ra_policy_window *win)
+{
+	if (s->descending_around == RAP_DESC_AROUND_OFF ||
+	    f->point != RA_POLICY_SYNC_AROUND || !f->ra_pages)
+		return false;
+	if (!rap_descending(view, f->index, 1))
+		return false;
+	return rap_window_below(f->index + 1, f->ra_pages, win->order,
+				s->descending_around == RAP_DESC_AROUND_STREAM,
+				win);
+}
+
+/*
+ * The "stream" values, on a hit of a readahead marker: if the marked folio
+ * is the low end of a descending window (the folio above it cached, the
+ * page below it not), read the next window below it, ramped up from the
+ * last one, in whole folios for THP, marked at its low end again. Forward
+ * streams never match: their marker has cached pages below it.
+ */
+static bool rap_descending_async(const struct rap_settings *s,
+				 const struct rap_fault *f,
+				 const struct rap_cache_view *view,
+				 struct ra_policy_window *win)
+{
+	unsigned long unit = 1, max = f->ra_pages, size;
+	unsigned int order = 0;
+	pgoff_t marked;
+
+	if (f->point != RA_POLICY_ASYNC || !f->ra_pages)
+		return false;
+	switch (f->kind) {
+	case RAP_MAP_THP:
+		if (s->descending_thp != RAP_DESC_THP_STREAM)
+			return false;
+		order = f->thp_order;
+		unit = 1UL << order;
+		max = f->ra_pages > 2 * unit ? f->ra_pages & ~(unit - 1) : 2 * unit;
+		break;
+	case RAP_MAP_SEQ:
+		if (s->descending_seq != RAP_DESC_SEQ_STREAM)
+			return false;
+		break;
+	case RAP_MAP_AROUND:
+		if (s->descending_around != RAP_DESC_AROUND_STREAM)
+			return false;
+		break;
+	default:
+		return false;
+	}
+	marked = f->index & ~(unit - 1);
+	if (!rap_descending(view, marked, unit))
+		return false;
+	size = rap_next_size(f->ra_size ? f->ra_size : unit, max);
+	size = size < unit ? unit : size & ~(unit - 1);
+	return rap_window_below(marked, size, order, true, win);
 }
 
 /*
@@ -174,6 +271,17 @@ bool rap_decide_window(const struct rap_settings *s, const struct rap_fault *f,
 	}
 	if (rap_descending_seq(s, f, view, win)) {
 		*decisions |= RAP_DID_DESCENDING_SEQ;
+		replaced = true;
+		sized = true;
+	}
+	if (rap_descending_around(s, f, view, win)) {
+		*decisions |= RAP_DID_DESCENDING_AROUND;
+		replaced = true;
+	}
+	if (rap_descending_async(s, f, view, win)) {
+		*decisions |= f->kind == RAP_MAP_THP ? RAP_DID_DESCENDING_THP :
+			      f->kind == RAP_MAP_SEQ ? RAP_DID_DESCENDING_SEQ :
+			      RAP_DID_DESCENDING_AROUND;
 		replaced = true;
 		sized = true;
 	}

@@ -19,9 +19,13 @@
 #endif
 
 /* Values of each policy; 0 is always stock behaviour */
-enum rap_descending_thp { RAP_DESC_THP_OFF, RAP_DESC_THP_FOLIO };
+enum rap_descending_thp { RAP_DESC_THP_OFF, RAP_DESC_THP_FOLIO,
+			  RAP_DESC_THP_STREAM };
 enum rap_pmd_hit { RAP_PMD_HIT_OFF, RAP_PMD_HIT_ON };
-enum rap_descending_seq { RAP_DESC_SEQ_OFF, RAP_DESC_SEQ_WINDOW };
+enum rap_descending_seq { RAP_DESC_SEQ_OFF, RAP_DESC_SEQ_WINDOW,
+			  RAP_DESC_SEQ_STREAM };
+enum rap_descending_around { RAP_DESC_AROUND_OFF, RAP_DESC_AROUND_WINDOW,
+			     RAP_DESC_AROUND_STREAM };
 enum rap_vma_limit { RAP_VMA_LIMIT_NONE, RAP_VMA_LIMIT_ALWAYS,
 		     RAP_VMA_LIMIT_NEAR_END };
 /* sync_mmap_order: off, fault_around, or RAP_SYNC_ORDER_BASE + order */
@@ -34,6 +38,7 @@ struct rap_settings {
 	int descending_seq;
 	int vma_limit;
 	int sync_mmap_order;
+	int descending_around;
 };
 
 /* What the page cache holds; the module backs it with the xarray */
@@ -45,8 +50,19 @@ struct rap_cache_view {
 	bool (*has_range)(const void *ctx, pgoff_t first, pgoff_t last);
 };
 
+/* Which readahead a mapping gets, from its madvise() hints */
+enum rap_mapping_kind {
+	RAP_MAP_AROUND,		/* no hint: read-around */
+	RAP_MAP_SEQ,		/* VM_SEQ_READ */
+	RAP_MAP_THP,		/* VM_HUGEPAGE on a file with large folios */
+	RAP_MAP_OTHER,		/* VM_EXEC, VM_RAND_READ */
+};
+
 struct rap_fault {
 	enum ra_policy_point point;
+	enum rap_mapping_kind kind;
+	unsigned int thp_order;		/* folio order of RAP_MAP_THP reads */
+	unsigned long ra_size;		/* size of the file's last window */
 	pgoff_t index;			/* the faulting page */
 	pgoff_t vma_start;		/* file index of the VMA's first page */
 	pgoff_t vma_end;		/* file index just past the VMA */
@@ -61,6 +77,7 @@ enum rap_decision {
 	RAP_DID_VMA_LIMIT	= 1 << 2,	/* set a bound */
 	RAP_DID_VMA_CLAMP	= 1 << 3,	/* the bound cut the window */
 	RAP_DID_ORDER_RAISE	= 1 << 4,
+	RAP_DID_DESCENDING_AROUND = 1 << 5,
 };
 
 bool rap_descending(const struct rap_cache_view *view, pgoff_t index,

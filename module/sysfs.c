@@ -35,6 +35,7 @@ void rap_settings_read(enum rap_arm arm, struct rap_settings *s)
 	s->descending_seq = READ_ONCE(cur->descending_seq);
 	s->vma_limit = READ_ONCE(cur->vma_limit);
 	s->sync_mmap_order = READ_ONCE(cur->sync_mmap_order);
+	s->descending_around = READ_ONCE(cur->descending_around);
 }
 
 /* What a policy file is: its name, its values, its place in rap_settings */
@@ -46,9 +47,9 @@ struct rap_policy_kind {
 	size_t offset;	/* of its int in struct rap_settings */
 };
 
-static const char * const rap_off_folio[] = { "off", "folio" };
+static const char * const rap_off_folio_stream[] = { "off", "folio", "stream" };
 static const char * const rap_off_on[] = { "off", "on" };
-static const char * const rap_off_window[] = { "off", "window" };
+static const char * const rap_off_window_stream[] = { "off", "window", "stream" };
 static const char * const rap_vma_limits[] = { "none", "always", "near_end" };
 static const char * const rap_sync_orders[] = { "off", "fault_around" };
 
@@ -58,14 +59,15 @@ enum rap_policy_id {
 	RAP_DESCENDING_SEQ,
 	RAP_VMA_LIMIT,
 	RAP_SYNC_MMAP_ORDER,
+	RAP_DESCENDING_AROUND,
 	RAP_NR_POLICIES
 };
 
 static const struct rap_policy_kind rap_policy_kinds[RAP_NR_POLICIES] = {
 	[RAP_DESCENDING_THP] = {
 		.name = "descending_thp",
-		.names = rap_off_folio,
-		.nr_names = ARRAY_SIZE(rap_off_folio),
+		.names = rap_off_folio_stream,
+		.nr_names = ARRAY_SIZE(rap_off_folio_stream),
 		.offset = offsetof(struct rap_settings, descending_thp),
 	},
 	[RAP_PMD_HIT] = {
@@ -76,8 +78,8 @@ static const struct rap_policy_kind rap_policy_kinds[RAP_NR_POLICIES] = {
 	},
 	[RAP_DESCENDING_SEQ] = {
 		.name = "descending_seq",
-		.names = rap_off_window,
-		.nr_names = ARRAY_SIZE(rap_off_window),
+		.names = rap_off_window_stream,
+		.nr_names = ARRAY_SIZE(rap_off_window_stream),
 		.offset = offsetof(struct rap_settings, descending_seq),
 	},
 	[RAP_VMA_LIMIT] = {
@@ -92,6 +94,12 @@ static const struct rap_policy_kind rap_policy_kinds[RAP_NR_POLICIES] = {
 		.nr_names = ARRAY_SIZE(rap_sync_orders),
 		.orders = true,
 		.offset = offsetof(struct rap_settings, sync_mmap_order),
+	},
+	[RAP_DESCENDING_AROUND] = {
+		.name = "descending_around",
+		.names = rap_off_window_stream,
+		.nr_names = ARRAY_SIZE(rap_off_window_stream),
+		.offset = offsetof(struct rap_settings, descending_around),
 	},
 };
 
@@ -204,7 +212,7 @@ static const struct kernel_param_ops rap_param_ops = {
 module_param_cb(descending_thp, &rap_param_ops,
 		(void *)&rap_policy_kinds[RAP_DESCENDING_THP], 0444);
 MODULE_PARM_DESC(descending_thp,
-		 "off | folio: read the folio below descending VM_HUGEPAGE misses");
+		 "off | folio | stream: read the folio below descending VM_HUGEPAGE misses");
 module_param_cb(pmd_hit, &rap_param_ops,
 		(void *)&rap_policy_kinds[RAP_PMD_HIT], 0444);
 MODULE_PARM_DESC(pmd_hit,
@@ -212,7 +220,7 @@ MODULE_PARM_DESC(pmd_hit,
 module_param_cb(descending_seq, &rap_param_ops,
 		(void *)&rap_policy_kinds[RAP_DESCENDING_SEQ], 0444);
 MODULE_PARM_DESC(descending_seq,
-		 "off | window: read the window ending at descending VM_SEQ_READ misses");
+		 "off | window | stream: read the window ending at descending VM_SEQ_READ misses");
 module_param_cb(vma_limit, &rap_param_ops,
 		(void *)&rap_policy_kinds[RAP_VMA_LIMIT], 0444);
 MODULE_PARM_DESC(vma_limit,
@@ -221,6 +229,10 @@ module_param_cb(sync_mmap_order, &rap_param_ops,
 		(void *)&rap_policy_kinds[RAP_SYNC_MMAP_ORDER], 0444);
 MODULE_PARM_DESC(sync_mmap_order,
 		 "off | fault_around | 0..MAX_PAGECACHE_ORDER: folio order of mmap read-around");
+module_param_cb(descending_around, &rap_param_ops,
+		(void *)&rap_policy_kinds[RAP_DESCENDING_AROUND], 0444);
+MODULE_PARM_DESC(descending_around,
+		 "off | window | stream: read-around below descending misses");
 
 static ssize_t version_show(struct kobject *kobj, struct kobj_attribute *attr,
 			    char *buf)
@@ -254,6 +266,7 @@ static const char * const rap_stat_names[RAP_STAT_NR] = {
 	[RAP_STAT_MMAP_HIT] = "mmap_hit",
 	[RAP_STAT_DESCENDING_THP] = "descending_thp",
 	[RAP_STAT_DESCENDING_SEQ] = "descending_seq",
+	[RAP_STAT_DESCENDING_AROUND] = "descending_around",
 	[RAP_STAT_VMA_LIMIT] = "vma_limit",
 	[RAP_STAT_VMA_CLAMP] = "vma_clamp",
 	[RAP_STAT_ORDER_RAISE] = "order_raise",

@@ -474,6 +474,195 @@ static void rap_case_sample_arm(struct rap_test *t)
 	RAP_EXPECT(t, moved > 3300 && moved < 4200);
 }
 
+static struct rap_fault rap_async_at(enum rap_mapping_kind kind, pgoff_t index,
+				     unsigned long ra_size)
+{
+	struct rap_fault f = rap_fault_at(RA_POLICY_ASYNC, index);
+
+	f.kind = kind;
+	f.thp_order = RAP_THP_ORDER;
+	f.ra_size = ra_size;
+	return f;
+}
+
+static void rap_case_stream_thp_sync_marks_low_end(struct rap_test *t)
+{
+	static struct rap_fake_cache c;
+	struct rap_cache_view v = rap_fake_view(&c);
+	struct rap_settings s = { .descending_thp = RAP_DESC_THP_STREAM };
+	pgoff_t idx = 10 * RAP_THP_NR;
+	struct rap_fault f = rap_fault_at(RA_POLICY_SYNC_THP, idx + 3);
+	struct ra_policy_window win = rap_thp_window(idx + 3, false);
+	unsigned int did;
+
+	memset(&c, 0, sizeof(c));
+	rap_fake_fill(&c, idx + RAP_THP_NR, 12 * RAP_THP_NR - 1);
+	RAP_EXPECT(t, rap_decide_window(&s, &f, &v, &win, &did));
+	RAP_EXPECT(t, did == RAP_DID_DESCENDING_THP);
+	/* the faulting folio and the one below, marked on the lower one */
+	RAP_EXPECT(t, win.start == idx - RAP_THP_NR && win.size == 2 * RAP_THP_NR);
+	RAP_EXPECT(t, win.async_size == win.size);
+	RAP_EXPECT(t, win.order == RAP_THP_ORDER);
+}
+
+static void rap_case_stream_thp_async_ramps_down(struct rap_test *t)
+{
+	static struct rap_fake_cache c;
+	struct rap_cache_view v = rap_fake_view(&c);
+	struct rap_settings s = { .descending_thp = RAP_DESC_THP_STREAM };
+	pgoff_t marked = 12 * RAP_THP_NR;
+	struct rap_fault f = rap_async_at(RAP_MAP_THP, marked + 100,
+					  2 * RAP_THP_NR);
+	struct ra_policy_window win = rap_request_window(marked + 100);
+	unsigned int did;
+
+	memset(&c, 0, sizeof(c));
+	rap_fake_fill(&c, marked, RAP_FAKE_PAGES - 1);
+	RAP_EXPECT(t, rap_decide_window(&s, &f, &v, &win, &did));
+	RAP_EXPECT(t, did == RAP_DID_DESCENDING_THP);
+	/* 2 folios ramp to ra_pages (2048 = 4 folios), in whole folios */
+	RAP_EXPECT(t, win.size == 4 * RAP_THP_NR);
+	RAP_EXPECT(t, win.start == marked - 4 * RAP_THP_NR);
+	RAP_EXPECT(t, win.async_size == win.size);
+	RAP_EXPECT(t, win.order == RAP_THP_ORDER && !win.order_once);
+	/* and stays there */
+	f.ra_size = 4 * RAP_THP_NR;
+	win = rap_request_window(marked);
+	RAP_EXPECT(t, rap_decide_window(&s, &f, &v, &win, &did));
+	RAP_EXPECT(t, win.size == 4 * RAP_THP_NR);
+	/* ra_pages smaller than two folios still reads whole folios */
+	f.ra_pages = 32;
+	win = rap_request_window(marked);
+	RAP_EXPECT(t, rap_decide_window(&s, &f, &v, &win, &did));
+	RAP_EXPECT(t, win.size == 2 * RAP_THP_NR);
+}
+
+static void rap_case_stream_async_file_start(struct rap_test *t)
+{
+	static struct rap_fake_cache c;
+	struct rap_cache_view v = rap_fake_view(&c);
+	struct rap_settings s = { .descending_seq = RAP_DESC_SEQ_STREAM };
+	struct rap_fault f = rap_async_at(RAP_MAP_SEQ, 100, 2048);
+	struct ra_policy_window win = rap_request_window(100);
+	unsigned int did;
+
+	memset(&c, 0, sizeof(c));
+	rap_fake_fill(&c, 100, 4000);
+	/* clipped at index 0 */
+	RAP_EXPECT(t, rap_decide_window(&s, &f, &v, &win, &did));
+	RAP_EXPECT(t, win.start == 0 && win.size == 100 && win.async_size == 100);
+	/* the marker on page 0: nothing below, the stock async path runs */
+	rap_fake_fill(&c, 0, 99);
+	f = rap_async_at(RAP_MAP_SEQ, 0, 100);
+	win = rap_request_window(0);
+	RAP_EXPECT(t, !rap_decide_window(&s, &f, &v, &win, &did));
+}
+
+static void rap_case_stream_ignores_forward_marks(struct rap_test *t)
+{
+	static struct rap_fake_cache c;
+	struct rap_cache_view v = rap_fake_view(&c);
+	struct rap_settings s = {
+		.descending_thp = RAP_DESC_THP_STREAM,
+		.descending_seq = RAP_DESC_SEQ_STREAM,
+		.descending_around = RAP_DESC_AROUND_STREAM,
+	};
+	enum rap_mapping_kind k;
+	unsigned int did;
+
+	/* a forward stream's marker: cached below it, nothing above */
+	memset(&c, 0, sizeof(c));
+	rap_fake_fill(&c, 0, 3 * RAP_THP_NR - 1);
+	for (k = RAP_MAP_AROUND; k <= RAP_MAP_THP; k++) {
+		struct rap_fault f = rap_async_at(k, 2 * RAP_THP_NR, 1024);
+		struct ra_policy_window win = rap_request_window(2 * RAP_THP_NR);
+		struct ra_policy_window dflt = win;
+
+		RAP_EXPECT(t, !rap_decide_window(&s, &f, &v, &win, &did));
+		RAP_EXPECT(t, rap_windows_equal(&win, &dflt));
+	}
+	/* nor EXEC/RAND mappings, nor a stream value that is off */
+	rap_fake_fill(&c, 0, RAP_FAKE_PAGES - 1);
+	memset(&c, 0, 4 * RAP_THP_NR);
+	{
+		struct rap_fault f = rap_async_at(RAP_MAP_OTHER, 4 * RAP_THP_NR, 1024);
+		struct ra_policy_window win = rap_request_window(4 * RAP_THP_NR);
+
+		RAP_EXPECT(t, !rap_decide_window(&s, &f, &v, &win, &did));
+		s.descending_seq = RAP_DESC_SEQ_WINDOW;
+		f.kind = RAP_MAP_SEQ;
+		RAP_EXPECT(t, !rap_decide_window(&s, &f, &v, &win, &did));
+	}
+}
+
+static void rap_case_stream_turns_around(struct rap_test *t)
+{
+	static struct rap_fake_cache c;
+	struct rap_cache_view v = rap_fake_view(&c);
+	struct rap_settings s = { .descending_around = RAP_DESC_AROUND_STREAM };
+	struct rap_fault f = rap_async_at(RAP_MAP_AROUND, 3000, 2048);
+	struct ra_policy_window win = rap_request_window(3000);
+	unsigned int did;
+
+	/* descending from the end: the marker at 3000 reads 952..2999 */
+	memset(&c, 0, sizeof(c));
+	rap_fake_fill(&c, 3000, 5047);
+	RAP_EXPECT(t, rap_decide_window(&s, &f, &v, &win, &did));
+	RAP_EXPECT(t, did == RAP_DID_DESCENDING_AROUND);
+	RAP_EXPECT(t, win.start == 952 && win.size == 2048);
+	/*
+	 * the reader turned around and read upwards past the end: a marker
+	 * above with cached pages below is a forward stream's
+	 */
+	rap_fake_fill(&c, 5048, 6000);
+	f = rap_async_at(RAP_MAP_AROUND, 5500, 2048);
+	win = rap_request_window(5500);
+	RAP_EXPECT(t, !rap_decide_window(&s, &f, &v, &win, &did));
+}
+
+static void rap_case_around_window_below(struct rap_test *t)
+{
+	static struct rap_fake_cache c;
+	struct rap_cache_view v = rap_fake_view(&c);
+	struct rap_settings s = { .descending_around = RAP_DESC_AROUND_WINDOW };
+	struct rap_fault f = rap_fault_at(RA_POLICY_SYNC_AROUND, 5000);
+	struct ra_policy_window win = { .start = 5000 - 1024, .size = 2048,
+					.async_size = 512,
+					.max_index = RAP_NO_BOUND };
+	struct ra_policy_window dflt = win;
+	unsigned int did;
+
+	memset(&c, 0, sizeof(c));
+	rap_fake_fill(&c, 5001, 6000);
+	RAP_EXPECT(t, rap_decide_window(&s, &f, &v, &win, &did));
+	RAP_EXPECT(t, did == RAP_DID_DESCENDING_AROUND);
+	RAP_EXPECT(t, win.start == 5000 - 2047 && win.size == 2048);
+	RAP_EXPECT(t, win.async_size == 0);
+	/* stream marks the low end */
+	s.descending_around = RAP_DESC_AROUND_STREAM;
+	win = dflt;
+	RAP_EXPECT(t, rap_decide_window(&s, &f, &v, &win, &did));
+	RAP_EXPECT(t, win.async_size == 2048);
+	/* an ascending or random miss keeps the centred window */
+	memset(&c, 0, sizeof(c));
+	win = dflt;
+	RAP_EXPECT(t, !rap_decide_window(&s, &f, &v, &win, &did));
+	RAP_EXPECT(t, rap_windows_equal(&win, &dflt));
+	/* only read-around: not VM_EXEC */
+	rap_fake_fill(&c, 5001, 6000);
+	f.point = RA_POLICY_SYNC_EXEC;
+	RAP_EXPECT(t, !rap_decide_window(&s, &f, &v, &win, &did));
+}
+
+static void rap_case_next_size_ramp(struct rap_test *t)
+{
+	RAP_EXPECT(t, rap_next_size(16, 2048) == 64);
+	RAP_EXPECT(t, rap_next_size(128, 2048) == 256);
+	RAP_EXPECT(t, rap_next_size(1024, 2048) == 2048);
+	RAP_EXPECT(t, rap_next_size(2048, 2048) == 2048);
+	RAP_EXPECT(t, rap_next_size(4096, 2048) == 2048);
+}
+
 struct rap_case {
 	const char *name;
 	void (*run)(struct rap_test *t);
@@ -494,6 +683,13 @@ static const struct rap_case rap_cases[] = {
 	{ "pmd_hit", rap_case_pmd_hit },
 	{ "all_off_is_stock", rap_case_all_off_is_stock },
 	{ "sample_arm", rap_case_sample_arm },
+	{ "stream_thp_sync_marks_low_end", rap_case_stream_thp_sync_marks_low_end },
+	{ "stream_thp_async_ramps_down", rap_case_stream_thp_async_ramps_down },
+	{ "stream_async_file_start", rap_case_stream_async_file_start },
+	{ "stream_ignores_forward_marks", rap_case_stream_ignores_forward_marks },
+	{ "stream_turns_around", rap_case_stream_turns_around },
+	{ "around_window_below", rap_case_around_window_below },
+	{ "next_size_ramp", rap_case_next_size_ramp },
 };
 
 #endif /* RAPOLICY_POLICY_CASES_H */
