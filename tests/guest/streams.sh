@@ -1,0 +1,53 @@
+#!/bin/sh
+# Descending streams (TAP): a file read backwards costs no more than one
+# read forwards. 512 MiB, read_ahead_kb 8192, cold cache, under MADV_HUGEPAGE,
+# MADV_SEQUENTIAL and no hint, with every stream policy on ("best").
+. "$(dirname "$0")/lib.sh"
+
+best() {
+	all_policies_off && set_policy descending_thp stream &&
+		set_policy pmd_hit on && set_policy descending_seq stream &&
+		set_policy descending_around stream
+}
+SECTOR_SLACK=64
+
+modprobe rapolicy || { tap 1 "load rapolicy"; exit 1; }
+f=$(testfile 512M) || { tap 1 "create 512M"; exit 1; }
+for advice in huge seq normal; do
+	all_policies_off
+	walk "$advice" forward "$f"
+	fwd_major=$walk_major fwd_sectors=$walk_sectors fwd_ms=$(report wall_ms)
+	best
+	walk "$advice" reverse "$f"
+	ms=$(report wall_ms)
+	echo "# $advice: reverse $walk_major majflt ${ms} ms, forward $fwd_major majflt ${fwd_ms} ms"
+	[ "$walk_major" -le 4 ]
+	tap $? "stream: $advice reverse 512M takes <= 4 major faults ($walk_major)"
+	[ "$walk_sectors" -ge 1048576 ] && [ "$walk_sectors" -le $((1048576 + SECTOR_SLACK)) ]
+	tap $? "stream: $advice reverse reads 512 MiB once ($walk_sectors sectors)"
+	walk "$advice" forward "$f"
+	[ "$walk_major" = "$fwd_major" ] && [ "$walk_sectors" = "$fwd_sectors" ]
+	tap $? "stream: $advice forward unchanged ($walk_major majflt, stock $fwd_major)"
+done
+
+# No regression where descending detection must not fire: seed 000's other
+# access patterns. Faults may only drop (at most +1% or +3), MiB within 1%.
+g=$(testfile 256M)
+for c in normal:random:1 huge:random:1 normal:stride:64 huge:random:5:memcg; do
+	advice=${c%%:*} rest=${c#*:}
+	case $rest in
+	*:memcg) pattern=${rest%:memcg} opt="--memcg-limit 134217728" ;;
+	*) pattern=$rest opt= ;;
+	esac
+	all_policies_off
+	walk "$advice" "$pattern" "$g" $opt
+	m0=$walk_major s0=$walk_sectors
+	best
+	walk "$advice" "$pattern" "$g" $opt
+	echo "# $advice $pattern $opt: off $m0 majflt $s0 sectors; best $walk_major, $walk_sectors"
+	ds=$((walk_sectors - s0))
+	[ "$walk_major" -le $((m0 + m0 / 100 + 3)) ] &&
+		[ "${ds#-}" -le $((s0 / 100 + SECTOR_SLACK)) ]
+	tap $? "stream: no regression for $advice $pattern${opt:+ in a 128 MiB memcg}"
+done
+all_policies_off
