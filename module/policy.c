@@ -34,6 +34,21 @@ bool rap_descending(const struct rap_cache_view *view, pgoff_t index,
 }
 
 /*
+ * A reader that walks down enters each folio through its top pages (a
+ * per-page reverse walk at the last page, memmove() copying backwards at
+ * its last bytes); random access enters anywhere. THP streams start or go
+ * on only on such an entry, which keeps random readers under memory
+ * pressure (folios above cached, below evicted) from starting streams.
+ */
+#define RAP_STREAM_ENTRY_PAGES	4
+
+static bool rap_enters_from_above(pgoff_t index, unsigned long unit)
+{
+	return unit <= RAP_STREAM_ENTRY_PAGES ||
+	       (index & (unit - 1)) >= unit - RAP_STREAM_ENTRY_PAGES;
+}
+
+/*
  * The size of the next window of a stream, as get_next_ra_size() ramps
  * forward readahead: quadruple small windows, double medium ones, up to
  * @max.
@@ -73,8 +88,9 @@ static bool rap_window_below(pgoff_t top, unsigned long size,
  * descending_thp: on a VM_HUGEPAGE miss that reads two folios, when the
  * stream descends, read the faulting folio and the one below instead of
  * the one above: "folio" with no readahead marker (seed 000 patch 2),
- * "stream" with the marker on the folio below, so the stream continues
- * asynchronously (rap_descending_async()).
+ * "stream" with the marker on the folio below when the fault entered its
+ * folio from above, so the stream continues asynchronously
+ * (rap_descending_async()).
  */
 static bool rap_descending_thp(const struct rap_settings *s,
 			       const struct rap_fault *f,
@@ -92,7 +108,10 @@ static bool rap_descending_thp(const struct rap_settings *s,
 	if (!rap_descending(view, win->start, nr))
 		return false;
 	win->start -= nr;
-	win->async_size = s->descending_thp == RAP_DESC_THP_STREAM ? win->size : 0;
+	win->async_size = 0;
+	if (s->descending_thp == RAP_DESC_THP_STREAM &&
+	    rap_enters_from_above(f->index, nr))
+		win->async_size = win->size;
 	return true;
 }
 
@@ -174,7 +193,8 @@ static bool rap_descending_async(const struct rap_settings *s,
 		return false;
 	}
 	marked = f->index & ~(unit - 1);
-	if (!rap_descending(view, marked, unit))
+	if (!rap_enters_from_above(f->index, unit) ||
+	    !rap_descending(view, marked, unit))
 		return false;
 	size = rap_next_size(f->ra_size ? f->ra_size : unit, max);
 	size = size < unit ? unit : size & ~(unit - 1);

@@ -491,8 +491,9 @@ static void rap_case_stream_thp_sync_marks_low_end(struct rap_test *t)
 	struct rap_cache_view v = rap_fake_view(&c);
 	struct rap_settings s = { .descending_thp = RAP_DESC_THP_STREAM };
 	pgoff_t idx = 10 * RAP_THP_NR;
-	struct rap_fault f = rap_fault_at(RA_POLICY_SYNC_THP, idx + 3);
-	struct ra_policy_window win = rap_thp_window(idx + 3, false);
+	pgoff_t top = idx + RAP_THP_NR - 1;
+	struct rap_fault f = rap_fault_at(RA_POLICY_SYNC_THP, top);
+	struct ra_policy_window win = rap_thp_window(top, false);
 	unsigned int did;
 
 	memset(&c, 0, sizeof(c));
@@ -503,6 +504,11 @@ static void rap_case_stream_thp_sync_marks_low_end(struct rap_test *t)
 	RAP_EXPECT(t, win.start == idx - RAP_THP_NR && win.size == 2 * RAP_THP_NR);
 	RAP_EXPECT(t, win.async_size == win.size);
 	RAP_EXPECT(t, win.order == RAP_THP_ORDER);
+	/* entered in the middle (random access): the folio below, no marker */
+	f.index = idx + 3;
+	win = rap_thp_window(idx + 3, false);
+	RAP_EXPECT(t, rap_decide_window(&s, &f, &v, &win, &did));
+	RAP_EXPECT(t, win.start == idx - RAP_THP_NR && win.async_size == 0);
 }
 
 static void rap_case_stream_thp_async_ramps_down(struct rap_test *t)
@@ -511,6 +517,7 @@ static void rap_case_stream_thp_async_ramps_down(struct rap_test *t)
 	struct rap_cache_view v = rap_fake_view(&c);
 	struct rap_settings s = { .descending_thp = RAP_DESC_THP_STREAM };
 	pgoff_t marked = 12 * RAP_THP_NR;
+	pgoff_t top = marked + RAP_THP_NR - 1;
 	struct rap_fault f = rap_async_at(RAP_MAP_THP, marked + 100,
 					  2 * RAP_THP_NR);
 	struct ra_policy_window win = rap_request_window(marked + 100);
@@ -518,6 +525,11 @@ static void rap_case_stream_thp_async_ramps_down(struct rap_test *t)
 
 	memset(&c, 0, sizeof(c));
 	rap_fake_fill(&c, marked, RAP_FAKE_PAGES - 1);
+	/* a random hit in the middle of the marked folio starts nothing */
+	RAP_EXPECT(t, !rap_decide_window(&s, &f, &v, &win, &did));
+	/* a descending reader enters it from above */
+	f.index = top;
+	win = rap_request_window(top);
 	RAP_EXPECT(t, rap_decide_window(&s, &f, &v, &win, &did));
 	RAP_EXPECT(t, did == RAP_DID_DESCENDING_THP);
 	/* 2 folios ramp to ra_pages (2048 = 4 folios), in whole folios */
@@ -527,12 +539,12 @@ static void rap_case_stream_thp_async_ramps_down(struct rap_test *t)
 	RAP_EXPECT(t, win.order == RAP_THP_ORDER && !win.order_once);
 	/* and stays there */
 	f.ra_size = 4 * RAP_THP_NR;
-	win = rap_request_window(marked);
+	win = rap_request_window(top);
 	RAP_EXPECT(t, rap_decide_window(&s, &f, &v, &win, &did));
 	RAP_EXPECT(t, win.size == 4 * RAP_THP_NR);
 	/* ra_pages smaller than two folios still reads whole folios */
 	f.ra_pages = 32;
-	win = rap_request_window(marked);
+	win = rap_request_window(top);
 	RAP_EXPECT(t, rap_decide_window(&s, &f, &v, &win, &did));
 	RAP_EXPECT(t, win.size == 2 * RAP_THP_NR);
 }
@@ -574,8 +586,9 @@ static void rap_case_stream_ignores_forward_marks(struct rap_test *t)
 	memset(&c, 0, sizeof(c));
 	rap_fake_fill(&c, 0, 3 * RAP_THP_NR - 1);
 	for (k = RAP_MAP_AROUND; k <= RAP_MAP_THP; k++) {
-		struct rap_fault f = rap_async_at(k, 2 * RAP_THP_NR, 1024);
-		struct ra_policy_window win = rap_request_window(2 * RAP_THP_NR);
+		/* entered from above, so only the cache decides */
+		struct rap_fault f = rap_async_at(k, 3 * RAP_THP_NR - 1, 1024);
+		struct ra_policy_window win = rap_request_window(3 * RAP_THP_NR - 1);
 		struct ra_policy_window dflt = win;
 
 		RAP_EXPECT(t, !rap_decide_window(&s, &f, &v, &win, &did));
