@@ -88,8 +88,8 @@ static bool rap_window_below(pgoff_t top, unsigned long size,
  * descending_thp: on a VM_HUGEPAGE miss that reads two folios, when the
  * stream descends, read the faulting folio and the one below instead of
  * the one above: "folio" with no readahead marker (seed 000 patch 2),
- * "stream" with the marker on the folio below when the fault entered its
- * folio from above, so the stream continues asynchronously
+ * "stream", only when the fault entered its folio from above, with the
+ * marker on the folio below, so the stream continues asynchronously
  * (rap_descending_async()).
  */
 static bool rap_descending_thp(const struct rap_settings *s,
@@ -105,13 +105,13 @@ static bool rap_descending_thp(const struct rap_settings *s,
 	/* VM_RAND_READ reads one folio: nothing to redirect */
 	if (win->size != 2 * nr)
 		return false;
+	if (s->descending_thp == RAP_DESC_THP_STREAM &&
+	    !rap_enters_from_above(f->index, nr))
+		return false;
 	if (!rap_descending(view, win->start, nr))
 		return false;
 	win->start -= nr;
-	win->async_size = 0;
-	if (s->descending_thp == RAP_DESC_THP_STREAM &&
-	    rap_enters_from_above(f->index, nr))
-		win->async_size = win->size;
+	win->async_size = s->descending_thp == RAP_DESC_THP_STREAM ? win->size : 0;
 	return true;
 }
 

@@ -504,11 +504,11 @@ static void rap_case_stream_thp_sync_marks_low_end(struct rap_test *t)
 	RAP_EXPECT(t, win.start == idx - RAP_THP_NR && win.size == 2 * RAP_THP_NR);
 	RAP_EXPECT(t, win.async_size == win.size);
 	RAP_EXPECT(t, win.order == RAP_THP_ORDER);
-	/* entered in the middle (random access): the folio below, no marker */
+	/* entered in the middle (random access): the kernel's window */
 	f.index = idx + 3;
 	win = rap_thp_window(idx + 3, false);
-	RAP_EXPECT(t, rap_decide_window(&s, &f, &v, &win, &did));
-	RAP_EXPECT(t, win.start == idx - RAP_THP_NR && win.async_size == 0);
+	RAP_EXPECT(t, !rap_decide_window(&s, &f, &v, &win, &did));
+	RAP_EXPECT(t, win.start == idx && win.async_size == RAP_THP_NR);
 }
 
 static void rap_case_stream_thp_async_ramps_down(struct rap_test *t)
