@@ -8,6 +8,7 @@ check "scratch is ext4" grep -q " $SCRATCH ext4 " /proc/mounts
 sh "$here/kunit.sh"
 sh "$here/neutrality.sh" check "no policy registered"
 [ -x "$here/policies.sh" ] && sh "$here/policies.sh"
+sh "$here/streams.sh"
 sh "$here/tools.sh"
 sh "$here/ab.sh"
 # Anything the kernel complained about during the tests is a failure.
