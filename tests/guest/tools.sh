@@ -13,16 +13,16 @@ grep -q "descending_thp" /tmp/status.out
 tap $? "status lists the policies"
 
 rapolicyctl set descending_thp=folio pmd_hit=on >/dev/null &&
-	grep -qx "off \[folio\]" "$RAPOLICY_SYSFS/descending_thp" &&
-	grep -qx "off \[on\]" "$RAPOLICY_SYSFS/pmd_hit"
+	grep -q "\[folio\]" "$RAPOLICY_SYSFS/descending_thp" &&
+	grep -q "\[on\]" "$RAPOLICY_SYSFS/pmd_hit"
 tap $? "rapolicyctl set writes the module's files"
 [ "$(rapolicyctl get descending_thp pmd_hit | tr '\n' ' ')" = "descending_thp=folio pmd_hit=on " ]
 tap $? "rapolicyctl get reads them back"
 
 rapolicyctl set vma_limit=always descending_seq=bogus 2>/tmp/err
 rc=$?
-[ $rc = 2 ] && grep -qx "\[none\] always near_end" "$RAPOLICY_SYSFS/vma_limit" &&
-	grep -qx "\[off\] window" "$RAPOLICY_SYSFS/descending_seq"
+[ $rc = 2 ] && grep -q "^\[none\]" "$RAPOLICY_SYSFS/vma_limit" &&
+	grep -q "^\[off\]" "$RAPOLICY_SYSFS/descending_seq"
 tap $? "a bad pair: exit 2 ($rc), nothing written"
 grep -q "window" /tmp/err
 tap $? "the error names the allowed values ($(head -n 1 /tmp/err))"

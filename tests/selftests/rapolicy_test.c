@@ -85,12 +85,13 @@ struct policy {
 };
 
 static const struct policy policies[] = {
-	{ .name = "descending_thp", .values = { "off", "folio" } },
+	{ .name = "descending_thp", .values = { "off", "folio", "stream" } },
 	{ .name = "pmd_hit", .values = { "off", "on" } },
-	{ .name = "descending_seq", .values = { "off", "window" } },
+	{ .name = "descending_seq", .values = { "off", "window", "stream" } },
 	{ .name = "vma_limit", .values = { "none", "always", "near_end" } },
 	{ .name = "sync_mmap_order", .values = { "off", "fault_around" },
 	  .orders = true },
+	{ .name = "descending_around", .values = { "off", "window", "stream" } },
 };
 
 #define NR_POLICIES	ARRAY_SIZE(policies)

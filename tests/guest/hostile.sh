@@ -1,0 +1,80 @@
+#!/bin/sh
+# Hostile input to the module's sysfs files (TAP): every bad write fails
+# and leaves the value as it was; good writes at the edges work; writers
+# racing each other leave a valid value; non-root cannot write.
+. "$(dirname "$0")/lib.sh"
+
+AB=$RAPOLICY_SYSFS/ab
+modprobe rapolicy || { tap 1 "load rapolicy"; exit 1; }
+all_policies_off
+
+long=$(head -c 5000 /dev/zero | tr '\0' x)
+# bad_writes FILE VALUE...: each write must fail, the file unchanged (an
+# empty write never reaches the kernel: it must just change nothing)
+bad_writes() {
+	file=$1
+	shift
+	before=$(cat "$file" 2>/dev/null)
+	for v in "$@"; do
+		if printf '%s' "$v" >"$file" 2>/dev/null && [ -n "$v" ]; then
+			echo "# $file accepted '$(printf '%s' "$v" | head -c 40)'"
+			return 1
+		fi
+		[ "$(cat "$file" 2>/dev/null)" = "$before" ] || return 1
+	done
+}
+
+for p in descending_thp pmd_hit descending_seq vma_limit sync_mmap_order descending_around; do
+	for label in "$p" "ab/$p"; do
+		bad_writes "$RAPOLICY_SYSFS/$label" "" " " "
+" "offf" "of" "OFF " "-1" "off on" "$long" "$(printf 'off\001')" \
+			"$(printf '\303\251t\303\251')" "$(printf 'off\0folio')"
+		tap $? "hostile writes to $label fail and change nothing"
+	done
+done
+bad_writes "$RAPOLICY_SYSFS/sync_mmap_order" 10 99 4294967296 18446744073709551616 0x4 " 4x" "+-4"
+tap $? "sync_mmap_order: orders out of range or malformed fail"
+echo 9 >"$RAPOLICY_SYSFS/sync_mmap_order" && grep -q "\[9\]" "$RAPOLICY_SYSFS/sync_mmap_order" &&
+	echo 0 >"$RAPOLICY_SYSFS/sync_mmap_order" && grep -q "\[0\]" "$RAPOLICY_SYSFS/sync_mmap_order" &&
+	echo off >"$RAPOLICY_SYSFS/sync_mmap_order"
+tap $? "sync_mmap_order: orders 0 and 9 (MAX_PAGECACHE_ORDER) work"
+printf 'folio' >"$RAPOLICY_SYSFS/descending_thp" && echo off >"$RAPOLICY_SYSFS/descending_thp"
+tap $? "a value without newline works"
+
+bad_writes "$AB/sample_permille" 1001 -1 "" abc 4294967296 "$long"
+tap $? "ab/sample_permille: out of range fails"
+echo 1000 >"$AB/sample_permille" && echo 0 >"$AB/sample_permille"
+tap $? "ab/sample_permille: 0 and 1000 work"
+bad_writes "$AB/salt" -1 18446744073709551616 "" zz "$long"
+tap $? "ab/salt: malformed fails"
+echo 0xffffffffffffffff >"$AB/salt" && [ "$(cat "$AB/salt")" = 18446744073709551615 ] && echo 0 >"$AB/salt"
+tap $? "ab/salt: 2^64-1 works"
+bad_writes "$AB/mode" "" on cgroups "$long"
+tap $? "ab/mode: unknown modes fail"
+bad_writes "$AB/cgroup" /no/such/cgroup "$long" "../.."
+tap $? "ab/cgroup: a path that is no cgroup fails"
+bad_writes "$RAPOLICY_SYSFS/stats/reset" 0 no 2 "" "$long"
+tap $? "stats/reset: anything but a true value fails"
+
+# Racing writers: whatever wins, the file holds one valid value.
+i=0
+while [ $i -lt 4 ]; do
+	(n=0; while [ $n -lt 200 ]; do
+		for v in off folio stream; do echo $v >"$RAPOLICY_SYSFS/descending_thp"; done
+		n=$((n + 1)); done) &
+	i=$((i + 1))
+done
+wait
+grep -qxE "(\[off\] folio stream|off \[folio\] stream|off folio \[stream\])" "$RAPOLICY_SYSFS/descending_thp"
+tap $? "4 racing writers leave one valid value ($(cat "$RAPOLICY_SYSFS/descending_thp"))"
+echo off >"$RAPOLICY_SYSFS/descending_thp"
+
+# Non-root: the files are 0644 root, and the write is refused.
+echo 'nobody:x:65534:65534:nobody:/:/bin/sh' >>/etc/passwd
+su -s /bin/sh nobody -c "echo folio > $RAPOLICY_SYSFS/descending_thp" 2>/dev/null
+rc=$?
+[ $rc != 0 ] && grep -q "^\[off\]" "$RAPOLICY_SYSFS/descending_thp"
+tap $? "a non-root write is refused ($rc) and changes nothing"
+[ "$(stat -c %a "$RAPOLICY_SYSFS/descending_thp")" = 644 ] &&
+	[ "$(stat -c %a "$RAPOLICY_SYSFS/stats/reset")" = 200 ]
+tap $? "modes: policies 0644, stats/reset 0200"
