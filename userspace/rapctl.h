@@ -44,14 +44,17 @@ int rapctl_parse_choices(const char *text, struct rapctl_policy *p);
 void rapctl_policy_free(struct rapctl_policy *p);
 
 /*
- * Load every policy of the module: the regular files of its directory
- * other than "version" that hold the bracket format, the documented ones
- * first in the order of the ABI document (the order set applies them in),
- * then any others by name.  A documented policy file that cannot be read
- * or parsed is an error; an undocumented one is skipped.  Returns 0 or
- * -errno, with the file concerned in bad.
+ * Load every policy of a policy set: the regular files of dir (under the
+ * module's directory: "" for arm A, "ab" for arm B) that hold the bracket
+ * format, other than "version" and the A/B assignment files (mode, cgroup,
+ * sample_permille, salt), the documented ones first in the order of the
+ * ABI document (the order set applies them in), then any others by name.
+ * A documented policy file that cannot be read or parsed is an error; an
+ * undocumented one is skipped.  Returns 0 or -errno, with the file
+ * concerned (relative to the module's directory) in bad.
  */
-int rapctl_policies_load(struct rapctl_policies *ps, char *bad, size_t badlen);
+int rapctl_policies_load(struct rapctl_policies *ps, const char *dir,
+			 char *bad, size_t badlen);
 void rapctl_policies_free(struct rapctl_policies *ps);
 const struct rapctl_policy *rapctl_policy_find(const struct rapctl_policies *ps,
 					       const char *name);
@@ -90,6 +93,9 @@ struct rapctl_profile {
 	size_t nr_pairs;
 };
 
+/* The most pairs a profile has */
+#define RAPCTL_PROFILE_MAX_PAIRS	16
+
 extern const struct rapctl_profile rapctl_profiles[];
 extern const size_t rapctl_nr_profiles;
 const struct rapctl_profile *rapctl_profile_find(const char *name);
@@ -106,17 +112,32 @@ struct rapctl_stat {
 struct rapctl_stats {
 	struct rapctl_stat *v;
 	size_t n;
+	const char *dir;	/* where they were read: "stats", "stats/a" */
 };
 
 /*
- * Read every regular file of stats/ except the write-only "reset", sorted
- * by name; subdirectories are left out.  Returns 0 or -errno (-EINVAL for
- * a file that does not hold one decimal number), the file in bad.
+ * Read every regular file of dir (under the module's directory: "stats",
+ * or an arm's "stats/a", "stats/b") except the write-only "reset", sorted
+ * by name; subdirectories are left out.  dir must outlive st.  Returns 0
+ * or -errno (-EINVAL for a file that does not hold one decimal number),
+ * the file in bad.
  */
-int rapctl_stats_load(struct rapctl_stats *st, char *bad, size_t badlen);
+int rapctl_stats_load(struct rapctl_stats *st, const char *dir, char *bad,
+		      size_t badlen);
 /* Read the same counters again; same returns */
 int rapctl_stats_reload(struct rapctl_stats *st, char *bad, size_t badlen);
+const struct rapctl_stat *rapctl_stat_find(const struct rapctl_stats *st,
+					   const char *name);
+/* The value of counter name, 0 if st has no such counter */
+uint64_t rapctl_stat_value(const struct rapctl_stats *st, const char *name);
 void rapctl_stats_free(struct rapctl_stats *st);
+
+/* The HELP text of a documented counter, or NULL (rapctl_stats.c) */
+const char *rapctl_counter_help(const char *name);
+/* Prometheus text format: a metric name ([a-zA-Z0-9_:], others as '_') */
+void rapctl_prom_name(FILE *f, const char *s);
+/* ... a label value between quotes, with \, " and newline escaped */
+void rapctl_prom_label(FILE *f, const char *s);
 
 /* Whether the running kernel has the readahead policy hooks */
 enum rapctl_hooks {

@@ -24,7 +24,7 @@ struct command {
 	const char *usage;
 };
 
-#define COMMANDS "status, get, set, profile, stats, help"
+#define COMMANDS "status, get, set, profile, stats, ab, help"
 
 static const struct command *find_command(const char *name);
 
@@ -99,13 +99,8 @@ bool rapctl_is_help(const char *a)
 	return !strcmp(a, "--help") || !strcmp(a, "-h");
 }
 
-/*
- * For a command that takes operands and no option but --help: moves the
- * operands to argv[1..*nops].  Returns 0, HELP_SHOWN, or RAPCTL_USAGE for
- * an unknown option.  "--" ends the options.
- */
-static int plain_args(struct rapctl_ctx *c, const struct command *cmd, int argc,
-		      char **argv, int *nops)
+int rapctl_plain_args(struct rapctl_ctx *c, const char *name, const char *usage,
+		      int argc, char **argv, int *nops)
 {
 	bool opts = true;
 	int i;
@@ -115,16 +110,22 @@ static int plain_args(struct rapctl_ctx *c, const struct command *cmd, int argc,
 		if (opts && !strcmp(argv[i], "--")) {
 			opts = false;
 		} else if (opts && rapctl_is_help(argv[i])) {
-			fputs(cmd->usage, c->out);
+			fputs(usage, c->out);
 			return HELP_SHOWN;
 		} else if (opts && argv[i][0] == '-' && argv[i][1]) {
-			return rapctl_usage_error(c, cmd->name, "unknown option '%s'",
+			return rapctl_usage_error(c, name, "unknown option '%s'",
 						  argv[i]);
 		} else {
 			argv[++*nops] = argv[i];
 		}
 	}
 	return 0;
+}
+
+static int plain_args(struct rapctl_ctx *c, const struct command *cmd, int argc,
+		      char **argv, int *nops)
+{
+	return rapctl_plain_args(c, cmd->name, cmd->usage, argc, argv, nops);
 }
 
 /* ------------------------------------------------------------------ */
@@ -165,12 +166,13 @@ int rapctl_require_module(struct rapctl_ctx *c)
 	return not_loaded(c, rapctl_detect_hooks(how, sizeof(how)));
 }
 
-int rapctl_load_policies(struct rapctl_ctx *c, struct rapctl_policies *ps)
+int rapctl_load_policies(struct rapctl_ctx *c, const char *dir,
+			 struct rapctl_policies *ps)
 {
 	char bad[PATH_MAX], path[PATH_MAX];
 	int err;
 
-	err = rapctl_policies_load(ps, bad, sizeof(bad));
+	err = rapctl_policies_load(ps, dir, bad, sizeof(bad));
 	if (err == -EINVAL) {
 		rapctl_path(path, sizeof(path), RAPCTL_ROOT_SYS, bad);
 		rapctl_errmsg(c, "%s: not a list of values with the current one in brackets",
@@ -180,20 +182,21 @@ int rapctl_load_policies(struct rapctl_ctx *c, struct rapctl_policies *ps)
 	if (err)
 		return rapctl_io_error(c, err, "reading", bad);
 	if (!ps->n) {
-		rapctl_path(path, sizeof(path), RAPCTL_ROOT_SYS, "");
+		rapctl_path(path, sizeof(path), RAPCTL_ROOT_SYS, dir);
 		rapctl_errmsg(c, "no policy files in %s", path);
 		return RAPCTL_ERR;
 	}
 	return 0;
 }
 
-int rapctl_load_stats(struct rapctl_ctx *c, struct rapctl_stats *st, bool reload)
+int rapctl_load_stats(struct rapctl_ctx *c, struct rapctl_stats *st,
+		      const char *dir)
 {
 	char bad[PATH_MAX], path[PATH_MAX];
 	int err;
 
-	err = reload ? rapctl_stats_reload(st, bad, sizeof(bad)) :
-		       rapctl_stats_load(st, bad, sizeof(bad));
+	err = dir ? rapctl_stats_load(st, dir, bad, sizeof(bad)) :
+		    rapctl_stats_reload(st, bad, sizeof(bad));
 	if (err == -EINVAL) {
 		rapctl_path(path, sizeof(path), RAPCTL_ROOT_SYS, bad);
 		rapctl_errmsg(c, "%s: not a decimal number", path);
@@ -220,7 +223,9 @@ static const char usage_status[] =
 "\n"
 "Show whether the kernel has the readahead policy hooks, whether rapolicy.ko\n"
 "is loaded and its version, every policy with its current and allowed\n"
-"values, the profile the settings match, and the counters that are not 0.\n"
+"values, the profile the settings match, the A/B assignment (ab: off,\n"
+"cgroup PATH, or sample N permille, salt S), and the counters that are\n"
+"not 0.\n"
 "\n"
 "Exit status: 0 when the module is loaded, 1 when it is not (the reason and\n"
 "what to do on stderr) or a file cannot be read, 2 usage error.\n";
@@ -247,33 +252,6 @@ static void print_policy_table(struct rapctl_ctx *c, const struct rapctl_policie
 	}
 }
 
-/*
- * A/B state (issue 6).  The module has no ab/ directory yet; when it has
- * one, its mode is shown here.  Extend this function with the rest of the
- * A/B state.
- */
-static int status_ab(struct rapctl_ctx *c)
-{
-	struct rapctl_policy mode = { 0 };
-	char *text;
-	int err;
-
-	if (!rapctl_is_dir("ab"))
-		return 0;
-	err = rapctl_read(RAPCTL_ROOT_SYS, "ab/mode", &text);
-	if (err) {
-		fprintf(c->out, "ab:      unreadable\n");
-		return rapctl_io_error(c, err, "reading", "ab/mode");
-	}
-	if (!rapctl_parse_choices(text, &mode))
-		fprintf(c->out, "ab:      %s\n", rapctl_policy_current(&mode));
-	else
-		fprintf(c->out, "ab:      %s\n", text);
-	rapctl_policy_free(&mode);
-	free(text);
-	return 0;
-}
-
 /* "stats:   a=1 b=2 (10 more at 0)": the counters that are not 0 */
 static int status_stats(struct rapctl_ctx *c)
 {
@@ -281,7 +259,7 @@ static int status_stats(struct rapctl_ctx *c)
 	size_t i, zero = 0;
 	int ret;
 
-	ret = rapctl_load_stats(c, &st, false);
+	ret = rapctl_load_stats(c, &st, "stats");
 	if (ret) {
 		fprintf(c->out, "stats:   unreadable\n");
 		return ret;
@@ -327,14 +305,14 @@ static int status_loaded(struct rapctl_ctx *c)
 	fprintf(c->out, "module:  loaded\n");
 	fprintf(c->out, "version: %s\n", version ? version : "unknown");
 	free(version);
-	ret = rapctl_load_policies(c, &ps);
+	ret = rapctl_load_policies(c, "", &ps);
 	if (!ret) {
 		print_policy_table(c, &ps);
 		pr = rapctl_profile_match(&ps);
 		fprintf(c->out, "profile: %s\n", pr ? pr->name : "custom");
 		rapctl_policies_free(&ps);
 	}
-	ret2 = status_ab(c);
+	ret2 = rapctl_status_ab(c);
 	ret = ret ? ret : ret2;
 	ret2 = status_stats(c);
 	return ret ? ret : ret2;
@@ -392,7 +370,7 @@ static int cmd_get(struct rapctl_ctx *c, int argc, char **argv)
 		return ret == HELP_SHOWN ? RAPCTL_OK : ret;
 	ret = rapctl_require_module(c);
 	if (!ret)
-		ret = rapctl_load_policies(c, &ps);
+		ret = rapctl_load_policies(c, "", &ps);
 	if (ret)
 		return ret;
 	ret = check_names(c, &ps, argv + 1, n);
@@ -422,105 +400,149 @@ static const char usage_set[] =
 "\"POLICY: VALUE (unchanged)\" for a policy that already had its value (it\n"
 "is not written).\n";
 
-static void report_changes(struct rapctl_ctx *c, const struct rapctl_change *plan,
+void rapctl_report_updates(struct rapctl_ctx *c, const struct rapctl_update *u,
 			   size_t n)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		if (strcmp(plan[i].from, plan[i].to))
-			fprintf(c->out, "%s: %s -> %s\n", plan[i].p->name,
-				plan[i].from, plan[i].to);
+		if (strcmp(u[i].from, u[i].to))
+			fprintf(c->out, "%s: %s -> %s\n", u[i].name,
+				*u[i].from ? u[i].from : "(none)", u[i].to);
 		else
-			fprintf(c->out, "%s: %s (unchanged)\n", plan[i].p->name,
-				plan[i].from);
+			fprintf(c->out, "%s: %s (unchanged)\n", u[i].name,
+				u[i].from);
 	}
 }
 
-static void write_failed(struct rapctl_ctx *c, const struct rapctl_change *ch,
+/* The module takes an empty line for an empty value; write() of 0 bytes is no write */
+static int write_value(const char *rel, const char *v)
+{
+	return rapctl_write(rel, *v ? v : "\n");
+}
+
+static void write_failed(struct rapctl_ctx *c, const struct rapctl_update *u,
 			 int err)
 {
 	char path[PATH_MAX];
 
-	rapctl_path(path, sizeof(path), RAPCTL_ROOT_SYS, ch->p->name);
+	rapctl_path(path, sizeof(path), RAPCTL_ROOT_SYS, u->rel);
 	if (err == -EACCES || err == -EPERM)
 		rapctl_errmsg(c, "permission denied: run as root (writing '%s' to %s)",
-			      ch->to, path);
+			      u->to, path);
 	else if (err == -EINVAL)
-		rapctl_errmsg(c, "%s: the kernel rejected '%s' (%s)", ch->p->name,
-			      ch->to, strerror(-err));
+		rapctl_errmsg(c, "%s: the kernel rejected '%s' (%s)", u->name,
+			      u->to, strerror(-err));
 	else
-		rapctl_errmsg(c, "%s: writing '%s' to %s: %s", ch->p->name, ch->to,
+		rapctl_errmsg(c, "%s: writing '%s' to %s: %s", u->name, u->to,
 			      path, strerror(-err));
 }
 
-/* Undo plan[0..n) newest first; returns how many could not be undone */
-static size_t roll_back(struct rapctl_ctx *c, const struct rapctl_change *plan,
+/* Undo u[0..n) newest first; returns how many could not be undone */
+static size_t roll_back(struct rapctl_ctx *c, const struct rapctl_update *u,
 			size_t n)
 {
 	size_t failed = 0;
 	int err;
 
 	while (n--) {
-		if (!strcmp(plan[n].from, plan[n].to))
+		if (!strcmp(u[n].from, u[n].to))
 			continue;
-		err = rapctl_write(plan[n].p->name, plan[n].from);
+		err = write_value(u[n].rel, u[n].from);
 		if (err) {
 			rapctl_errmsg(c, "%s: cannot roll back to '%s': %s",
-				      plan[n].p->name, plan[n].from, strerror(-err));
+				      u[n].name, u[n].from, strerror(-err));
 			failed++;
 		} else {
-			rapctl_errmsg(c, "rolled back %s: %s -> %s", plan[n].p->name,
-				      plan[n].to, plan[n].from);
+			rapctl_errmsg(c, "rolled back %s: %s -> %s", u[n].name,
+				      u[n].to, *u[n].from ? u[n].from : "(none)");
 		}
 	}
 	return failed;
 }
 
-static int apply_plan(struct rapctl_ctx *c, const struct rapctl_change *plan,
-		      size_t n)
+int rapctl_apply_updates(struct rapctl_ctx *c, const struct rapctl_update *u,
+			 size_t n, const char *stay)
 {
 	size_t i;
 	int err;
 
 	for (i = 0; i < n; i++) {
-		if (!strcmp(plan[i].from, plan[i].to))
+		if (!strcmp(u[i].from, u[i].to))
 			continue;
-		err = rapctl_write(plan[i].p->name, plan[i].to);
+		err = write_value(u[i].rel, u[i].to);
 		if (!err)
 			continue;
-		write_failed(c, &plan[i], err);
-		if (roll_back(c, plan, i))
-			rapctl_errmsg(c, "some policies stay changed: check with 'rapolicyctl get'");
+		write_failed(c, &u[i], err);
+		if (roll_back(c, u, i))
+			rapctl_errmsg(c, "%s", stay);
 		else
 			rapctl_errmsg(c, "nothing was changed");
 		return RAPCTL_ERR;
 	}
-	report_changes(c, plan, n);
 	return RAPCTL_OK;
 }
 
+/* The plan as updates of the files of dir */
+static struct rapctl_update *plan_updates(const char *dir,
+					  const struct rapctl_change *plan,
+					  size_t n)
+{
+	struct rapctl_update *u = calloc(n ? n : 1, sizeof(*u));
+	size_t i;
+
+	for (i = 0; u && i < n; i++) {
+		snprintf(u[i].rel, sizeof(u[i].rel), "%s%s%s", dir,
+			 *dir ? "/" : "", plan[i].p->name);
+		u[i].name = plan[i].p->name;
+		u[i].from = plan[i].from;
+		u[i].to = plan[i].to;
+	}
+	return u;
+}
+
+static int apply_plan(struct rapctl_ctx *c, const char *dir,
+		      const struct rapctl_change *plan, size_t n)
+{
+	struct rapctl_update *u = plan_updates(dir, plan, n);
+	int ret;
+
+	if (!u) {
+		rapctl_errmsg(c, "out of memory");
+		return RAPCTL_ERR;
+	}
+	ret = rapctl_apply_updates(c, u, n, *dir ?
+		"some policies of arm B stay changed: check with 'rapolicyctl ab status'" :
+		"some policies stay changed: check with 'rapolicyctl get'");
+	if (!ret)
+		rapctl_report_updates(c, u, n);
+	free(u);
+	return ret;
+}
+
 /*
- * Check the pairs against the module, then apply them.  invalid is the
- * exit status when a pair does not fit the module.
+ * Check the pairs against the policy set of dir, then apply them.
+ * invalid is the exit status when a pair does not fit the module.
  */
-static int apply_pairs(struct rapctl_ctx *c, const char *const *pairs, size_t n,
-		       int invalid)
+static int apply_pairs(struct rapctl_ctx *c, const char *dir,
+		       const char *const *pairs, size_t n, int invalid)
 {
 	struct rapctl_change *plan;
 	struct rapctl_policies ps;
 	int ret;
 
 	ret = rapctl_require_module(c);
+	if (!ret && *dir && !rapctl_is_dir(dir))
+		ret = rapctl_no_ab(c);
 	if (!ret)
-		ret = rapctl_load_policies(c, &ps);
+		ret = rapctl_load_policies(c, dir, &ps);
 	if (ret)
 		return ret;
 	if (rapctl_plan(&ps, pairs, n, &plan, c->err)) {
 		rapctl_errmsg(c, "nothing was changed");
 		ret = invalid;
 	} else {
-		ret = apply_plan(c, plan, n);
+		ret = apply_plan(c, dir, plan, n);
 	}
 	free(plan);
 	rapctl_policies_free(&ps);
@@ -534,29 +556,75 @@ static bool pair_syntax_ok(const char *pair)
 	return eq && eq != pair && eq[1];
 }
 
-static int cmd_set(struct rapctl_ctx *c, int argc, char **argv)
+int rapctl_set_pairs(struct rapctl_ctx *c, const char *cmd, const char *dir,
+		     char **pairs, int n)
 {
-	int n, i, ret, bad = 0;
+	int i, bad = 0;
 
-	ret = plain_args(c, find_command("set"), argc, argv, &n);
-	if (ret)
-		return ret == HELP_SHOWN ? RAPCTL_OK : ret;
 	if (!n)
-		return rapctl_usage_error(c, "set", "missing POLICY=VALUE");
+		return rapctl_usage_error(c, cmd, "missing POLICY=VALUE");
 	/*
 	 * With the module loaded the plan reports every problem at once;
 	 * without it, a malformed pair is still a usage error.
 	 */
-	for (i = 1; !rapctl_is_dir("") && i <= n; i++) {
-		if (!pair_syntax_ok(argv[i])) {
-			rapctl_errmsg(c, "'%s' is not POLICY=VALUE", argv[i]);
+	for (i = 0; !rapctl_is_dir("") && i < n; i++) {
+		if (!pair_syntax_ok(pairs[i])) {
+			rapctl_errmsg(c, "'%s' is not POLICY=VALUE", pairs[i]);
 			bad++;
 		}
 	}
 	if (bad)
-		return rapctl_usage_error(c, "set", "nothing was changed");
-	return apply_pairs(c, (const char *const *)(argv + 1), (size_t)n,
+		return rapctl_usage_error(c, cmd, "nothing was changed");
+	return apply_pairs(c, dir, (const char *const *)pairs, (size_t)n,
 			   RAPCTL_USAGE);
+}
+
+static int cmd_set(struct rapctl_ctx *c, int argc, char **argv)
+{
+	int n, ret;
+
+	ret = plain_args(c, find_command("set"), argc, argv, &n);
+	if (ret)
+		return ret == HELP_SHOWN ? RAPCTL_OK : ret;
+	return rapctl_set_pairs(c, "set", "", argv + 1, n);
+}
+
+/*
+ * A policy the module does not have behaves as stock: a profile's pairs
+ * that set one to its stock value are dropped, so stock works on modules
+ * from before a policy existed; any other pair must fit the module.
+ */
+static bool policy_present(const char *name)
+{
+	char *text;
+
+	if (rapctl_read(RAPCTL_ROOT_SYS, name, &text))
+		return false;
+	free(text);
+	return true;
+}
+
+static int apply_profile(struct rapctl_ctx *c, const struct rapctl_profile *pr)
+{
+	const char *pairs[RAPCTL_PROFILE_MAX_PAIRS];
+	size_t i, n = 0;
+	int ret;
+
+	ret = rapctl_require_module(c);
+	if (ret)
+		return ret;
+	for (i = 0; i < pr->nr_pairs && n < RAPCTL_PROFILE_MAX_PAIRS; i++) {
+		const char *pair = pr->pairs[i], *eq = strchr(pair, '=');
+		char name[64];
+
+		snprintf(name, sizeof(name), "%.*s", (int)(eq - pair), pair);
+		if (!policy_present(name) &&
+		    (!strcmp(eq + 1, "off") || !strcmp(eq + 1, "none")))
+			continue;
+		pairs[n++] = pair;
+	}
+	/* a profile that does not fit the module is not the caller's fault */
+	return apply_pairs(c, "", pairs, n, RAPCTL_ERR);
 }
 
 static const char usage_profile[] =
@@ -610,8 +678,7 @@ static int cmd_profile(struct rapctl_ctx *c, int argc, char **argv)
 					  "unknown profile '%s': profiles: %slist",
 					  argv[1], names);
 	}
-	/* a profile that does not fit the module is not the caller's fault */
-	return apply_pairs(c, pr->pairs, pr->nr_pairs, RAPCTL_ERR);
+	return apply_profile(c, pr);
 }
 
 /* ------------------------------------------------------------------ */
@@ -627,10 +694,16 @@ static const char usage_main[] =
 "  status                  kernel hooks, module, policies, profile, counters\n"
 "  get [POLICY...]         print POLICY=VALUE lines\n"
 "  set POLICY=VALUE...     check every pair, then set all of them or none\n"
-"  profile NAME | list     set a named group of policies: stock, seed\n"
+"  profile NAME | list     set a named group of policies: stock, seed, best\n"
 "  stats [--json | --prometheus] [--interval SEC [--count N]]\n"
 "                          the decision counters\n"
 "  stats reset             zero the counters\n"
+"  ab set POLICY=VALUE...  set arm B's policies (A/B testing), as set does\n"
+"  ab assign cgroup PATH | sample PERMILLE [--salt N] | off\n"
+"                          which faults use arm B\n"
+"  ab status               the assignment, arm B's policies, A vs B\n"
+"  ab report [--json | --prometheus]\n"
+"                          per-arm counters, rates, B/A and a verdict\n"
 "  help [COMMAND]          this text, or a command's\n"
 "\n"
 "Options (before COMMAND):\n"
@@ -676,6 +749,7 @@ static const struct command commands[] = {
 	{ "set", cmd_set, usage_set },
 	{ "profile", cmd_profile, usage_profile },
 	{ "stats", rapctl_cmd_stats, rapctl_usage_stats },
+	{ "ab", rapctl_cmd_ab, rapctl_usage_ab },
 	{ "help", cmd_help, usage_help },
 };
 

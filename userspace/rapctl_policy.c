@@ -20,6 +20,7 @@ static const char *const documented[] = {
 	"descending_seq",
 	"vma_limit",
 	"sync_mmap_order",
+	"descending_around",
 };
 
 #define NR_DOCUMENTED (sizeof(documented) / sizeof(documented[0]))
@@ -111,25 +112,51 @@ int rapctl_parse_choices(const char *text, struct rapctl_policy *p)
 static void set_bad(char *bad, size_t badlen, const char *dir, const char *name)
 {
 	if (bad && badlen)
-		snprintf(bad, badlen, "%s%s%s", dir, *dir ? "/" : "", name);
+		snprintf(bad, badlen, "%s%s%s", dir, *dir && *name ? "/" : "", name);
 }
 
-/* Read and parse one policy file; 0, -errno, or 1 to skip it */
-static int policy_load(const char *name, struct rapctl_policy *p,
-		       char *bad, size_t badlen)
+/*
+ * The files of a policy directory that are not policies: the module's
+ * version, and the A/B assignment files of ab/ (ab/mode has the bracket
+ * format too)
+ */
+static const char *const not_policies[] = {
+	"version", "mode", "cgroup", "sample_permille", "salt",
+};
+
+static bool is_policy_name(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(not_policies) / sizeof(not_policies[0]); i++)
+		if (!strcmp(not_policies[i], name))
+			return false;
+	return true;
+}
+
+/* "dir/name", or name when dir is "" */
+static void dir_rel(char *buf, size_t size, const char *dir, const char *name)
+{
+	snprintf(buf, size, "%s%s%s", dir, *dir ? "/" : "", name);
+}
+
+/* Read and parse one policy file of dir; 0, -errno, or 1 to skip it */
+static int policy_load(const char *dir, const char *name,
+		       struct rapctl_policy *p, char *bad, size_t badlen)
 {
 	bool doc = documented_index(name) < NR_DOCUMENTED;
-	char *text;
+	char rel[PATH_MAX], *text;
 	int err;
 
 	memset(p, 0, sizeof(*p));
-	err = rapctl_read(RAPCTL_ROOT_SYS, name, &text);
+	dir_rel(rel, sizeof(rel), dir, name);
+	err = rapctl_read(RAPCTL_ROOT_SYS, rel, &text);
 	if (!err) {
 		err = rapctl_parse_choices(text, p);
 		free(text);
 	}
 	if (err == -ENOMEM || (err && doc)) {
-		set_bad(bad, badlen, "", name);
+		set_bad(bad, badlen, dir, name);
 		return err;
 	}
 	if (err)
@@ -152,7 +179,8 @@ static int cmp_policies(const void *a, const void *b)
 	return strcmp(pa->name, pb->name);
 }
 
-int rapctl_policies_load(struct rapctl_policies *ps, char *bad, size_t badlen)
+int rapctl_policies_load(struct rapctl_policies *ps, const char *dir,
+			 char *bad, size_t badlen)
 {
 	char **names;
 	size_t n, i;
@@ -160,18 +188,18 @@ int rapctl_policies_load(struct rapctl_policies *ps, char *bad, size_t badlen)
 
 	ps->v = NULL;
 	ps->n = 0;
-	err = rapctl_list_files("", &names, &n);
+	err = rapctl_list_files(dir, &names, &n);
 	if (err) {
-		set_bad(bad, badlen, "", "");
+		set_bad(bad, badlen, dir, "");
 		return err;
 	}
 	ps->v = calloc(n ? n : 1, sizeof(*ps->v));
 	if (!ps->v)
 		err = -ENOMEM;
 	for (i = 0; !err && i < n; i++) {
-		if (!strcmp(names[i], "version"))
+		if (!is_policy_name(names[i]))
 			continue;
-		err = policy_load(names[i], &ps->v[ps->n], bad, badlen);
+		err = policy_load(dir, names[i], &ps->v[ps->n], bad, badlen);
 		if (!err)
 			ps->n++;
 		else if (err == 1)
@@ -346,6 +374,7 @@ static const char *const profile_stock[] = {
 	"descending_seq=off",
 	"vma_limit=none",
 	"sync_mmap_order=off",
+	"descending_around=off",
 	NULL,
 };
 
@@ -355,6 +384,14 @@ static const char *const profile_seed[] = {
 	"descending_seq=window",
 	"vma_limit=near_end",
 	"sync_mmap_order=fault_around",
+	NULL,
+};
+
+/* Every stream for descending readers: the benchmark's winner (issue 7) */
+static const char *const profile_best[] = {
+	"descending_thp=stream",
+	"descending_seq=stream",
+	"descending_around=stream",
 	NULL,
 };
 
@@ -370,6 +407,12 @@ const struct rapctl_profile rapctl_profiles[] = {
 		.desc = "every policy of the seed proposals on",
 		.pairs = profile_seed,
 		.nr_pairs = sizeof(profile_seed) / sizeof(profile_seed[0]) - 1,
+	},
+	{
+		.name = "best",
+		.desc = "descending streams under every advice: a file read backwards costs what one read forwards does",
+		.pairs = profile_best,
+		.nr_pairs = sizeof(profile_best) / sizeof(profile_best[0]) - 1,
 	},
 };
 
@@ -399,7 +442,8 @@ static bool pair_current(const struct rapctl_policies *ps, const char *pair)
 		    !strncmp(p->name, pair, (size_t)(eq - pair)))
 			return !strcmp(rapctl_policy_current(p), eq + 1);
 	}
-	return false;
+	/* a policy the module does not have behaves as stock */
+	return eq && (!strcmp(eq + 1, "off") || !strcmp(eq + 1, "none"));
 }
 
 const struct rapctl_profile *
@@ -422,23 +466,25 @@ rapctl_profile_match(const struct rapctl_policies *ps)
 /* ------------------------------------------------------------------ */
 /* Counters */
 
-static int stat_read(struct rapctl_stat *s, char *bad, size_t badlen)
+static int stat_read(const char *dir, struct rapctl_stat *s, char *bad,
+		     size_t badlen)
 {
 	char rel[PATH_MAX], *text;
 	int err;
 
-	snprintf(rel, sizeof(rel), "stats/%s", s->name);
+	dir_rel(rel, sizeof(rel), dir, s->name);
 	err = rapctl_read(RAPCTL_ROOT_SYS, rel, &text);
 	if (!err) {
 		err = parse_u64(text, &s->value) ? -EINVAL : 0;
 		free(text);
 	}
 	if (err)
-		set_bad(bad, badlen, "stats", s->name);
+		set_bad(bad, badlen, dir, s->name);
 	return err;
 }
 
-int rapctl_stats_load(struct rapctl_stats *st, char *bad, size_t badlen)
+int rapctl_stats_load(struct rapctl_stats *st, const char *dir, char *bad,
+		      size_t badlen)
 {
 	char **names;
 	size_t n, i;
@@ -446,9 +492,10 @@ int rapctl_stats_load(struct rapctl_stats *st, char *bad, size_t badlen)
 
 	st->v = NULL;
 	st->n = 0;
-	err = rapctl_list_files("stats", &names, &n);
+	st->dir = dir;
+	err = rapctl_list_files(dir, &names, &n);
 	if (err) {
-		set_bad(bad, badlen, "stats", "");
+		set_bad(bad, badlen, dir, "");
 		return err;
 	}
 	st->v = calloc(n ? n : 1, sizeof(*st->v));
@@ -460,7 +507,7 @@ int rapctl_stats_load(struct rapctl_stats *st, char *bad, size_t badlen)
 		/* the array takes the name over */
 		st->v[st->n].name = names[i];
 		names[i] = NULL;
-		err = stat_read(&st->v[st->n++], bad, badlen);
+		err = stat_read(dir, &st->v[st->n++], bad, badlen);
 	}
 	rapctl_free_names(names, n);
 	if (err)
@@ -474,8 +521,26 @@ int rapctl_stats_reload(struct rapctl_stats *st, char *bad, size_t badlen)
 	int err = 0;
 
 	for (i = 0; !err && i < st->n; i++)
-		err = stat_read(&st->v[i], bad, badlen);
+		err = stat_read(st->dir, &st->v[i], bad, badlen);
 	return err;
+}
+
+uint64_t rapctl_stat_value(const struct rapctl_stats *st, const char *name)
+{
+	const struct rapctl_stat *s = rapctl_stat_find(st, name);
+
+	return s ? s->value : 0;
+}
+
+const struct rapctl_stat *rapctl_stat_find(const struct rapctl_stats *st,
+					   const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < st->n; i++)
+		if (!strcmp(st->v[i].name, name))
+			return &st->v[i];
+	return NULL;
 }
 
 void rapctl_stats_free(struct rapctl_stats *st)

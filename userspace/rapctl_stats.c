@@ -162,8 +162,7 @@ static void print_stats_json(struct rapctl_ctx *c, const struct rapctl_stats *st
 
 /* ---- Prometheus text format ---- */
 
-/* A metric name: [a-zA-Z0-9_:], anything else as '_' */
-static void prom_name(FILE *f, const char *s)
+void rapctl_prom_name(FILE *f, const char *s)
 {
 	for (; *s; s++) {
 		bool ok = (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
@@ -173,8 +172,7 @@ static void prom_name(FILE *f, const char *s)
 	}
 }
 
-/* A label value between quotes: \, " and newline escaped */
-static void prom_label(FILE *f, const char *s)
+void rapctl_prom_label(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (; *s; s++) {
@@ -209,17 +207,24 @@ static const struct {
 	{ "pages_requested", "Pages in the windows whose size was known when the hook ran." },
 };
 
-static void prom_help(FILE *f, const char *name)
+const char *rapctl_counter_help(const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(counter_help) / sizeof(counter_help[0]); i++) {
-		if (!strcmp(counter_help[i].name, name)) {
-			fputs(counter_help[i].help, f);
-			return;
-		}
-	}
-	fprintf(f, "rapolicy counter stats/%s.", name);
+	for (i = 0; i < sizeof(counter_help) / sizeof(counter_help[0]); i++)
+		if (!strcmp(counter_help[i].name, name))
+			return counter_help[i].help;
+	return NULL;
+}
+
+static void prom_help(FILE *f, const char *name)
+{
+	const char *help = rapctl_counter_help(name);
+
+	if (help)
+		fputs(help, f);
+	else
+		fprintf(f, "rapolicy counter stats/%s.", name);
 }
 
 static void prom_info(struct rapctl_ctx *c)
@@ -229,7 +234,7 @@ static void prom_info(struct rapctl_ctx *c)
 	fputs("# HELP rapolicy_info Version of the loaded rapolicy module.\n"
 	      "# TYPE rapolicy_info gauge\n"
 	      "rapolicy_info{version=", c->out);
-	prom_label(c->out, version ? version : "unknown");
+	rapctl_prom_label(c->out, version ? version : "unknown");
 	fputs("} 1\n", c->out);
 	free(version);
 }
@@ -242,9 +247,9 @@ static void prom_policies(struct rapctl_ctx *c, const struct rapctl_policies *ps
 	      "# TYPE rapolicy_policy gauge\n", c->out);
 	for (i = 0; i < ps->n; i++) {
 		fputs("rapolicy_policy{policy=", c->out);
-		prom_label(c->out, ps->v[i].name);
+		rapctl_prom_label(c->out, ps->v[i].name);
 		fputs(",value=", c->out);
-		prom_label(c->out, rapctl_policy_current(&ps->v[i]));
+		rapctl_prom_label(c->out, rapctl_policy_current(&ps->v[i]));
 		fputs("} 1\n", c->out);
 	}
 }
@@ -255,13 +260,13 @@ static void prom_counters(struct rapctl_ctx *c, const struct rapctl_stats *st)
 
 	for (i = 0; i < st->n; i++) {
 		fputs("# HELP rapolicy_", c->out);
-		prom_name(c->out, st->v[i].name);
+		rapctl_prom_name(c->out, st->v[i].name);
 		fputc(' ', c->out);
 		prom_help(c->out, st->v[i].name);
 		fputs("\n# TYPE rapolicy_", c->out);
-		prom_name(c->out, st->v[i].name);
+		rapctl_prom_name(c->out, st->v[i].name);
 		fputs(" counter\nrapolicy_", c->out);
-		prom_name(c->out, st->v[i].name);
+		rapctl_prom_name(c->out, st->v[i].name);
 		fprintf(c->out, " %" PRIu64 "\n", st->v[i].value);
 	}
 }
@@ -269,7 +274,7 @@ static void prom_counters(struct rapctl_ctx *c, const struct rapctl_stats *st)
 static int print_stats_prometheus(struct rapctl_ctx *c, const struct rapctl_stats *st)
 {
 	struct rapctl_policies ps;
-	int ret = rapctl_load_policies(c, &ps);
+	int ret = rapctl_load_policies(c, "", &ps);
 
 	if (ret)
 		return ret;
@@ -330,7 +335,7 @@ static int stats_delta(struct rapctl_ctx *c, struct rapctl_stats *st,
 		       uint64_t *prev, uint64_t *deltas, bool json)
 {
 	size_t i;
-	int ret = rapctl_load_stats(c, st, true);
+	int ret = rapctl_load_stats(c, st, NULL);
 
 	if (ret)
 		return ret;
@@ -400,7 +405,7 @@ int rapctl_cmd_stats(struct rapctl_ctx *c, int argc, char **argv)
 		return stats_reset(c);
 	ret = rapctl_require_module(c);
 	if (!ret)
-		ret = rapctl_load_stats(c, &st, false);
+		ret = rapctl_load_stats(c, &st, "stats");
 	if (ret)
 		return ret;
 	if (o.interval)

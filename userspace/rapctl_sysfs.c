@@ -199,3 +199,63 @@ void rapctl_free_names(char **names, size_t n)
 		free(names[i]);
 	free(names);
 }
+
+/* The root that stands for the top directory of abs ("/sys/..."), or -1 */
+static int host_root(const char *abs, size_t *skip)
+{
+	static const struct {
+		enum rapctl_root root;
+		const char *top;
+	} tops[] = {
+		{ RAPCTL_ROOT_SYS, "/sys" },
+		{ RAPCTL_ROOT_PROC, "/proc" },
+		{ RAPCTL_ROOT_BOOT, "/boot" },
+	};
+	size_t i, len;
+
+	for (i = 0; i < sizeof(tops) / sizeof(tops[0]); i++) {
+		len = strlen(tops[i].top);
+		if (!strncmp(abs, tops[i].top, len) &&
+		    (abs[len] == '/' || !abs[len])) {
+			*skip = len;
+			return (int)tops[i].root;
+		}
+	}
+	return -1;
+}
+
+int rapctl_host_path(char *buf, size_t size, const char *abs)
+{
+	size_t skip = 0;
+	int root, n;
+
+	if (abs[0] != '/')
+		return -EINVAL;
+	root = host_root(abs, &skip);
+	if (root < 0 || !strcmp(roots[root], "/"))
+		n = snprintf(buf, size, "%s", abs);
+	else
+		n = snprintf(buf, size, "%s%s", roots[root], abs + skip);
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
+static bool host_stat(const char *abs, struct stat *st)
+{
+	char path[PATH_MAX];
+
+	return !rapctl_host_path(path, sizeof(path), abs) && !stat(path, st);
+}
+
+bool rapctl_host_is_dir(const char *abs)
+{
+	struct stat st;
+
+	return host_stat(abs, &st) && S_ISDIR(st.st_mode);
+}
+
+bool rapctl_host_is_file(const char *abs)
+{
+	struct stat st;
+
+	return host_stat(abs, &st) && S_ISREG(st.st_mode);
+}

@@ -63,4 +63,16 @@ bool rapctl_is_dir(const char *rel);
 int rapctl_list_files(const char *rel, char ***names, size_t *n);
 void rapctl_free_names(char **names, size_t n);
 
+/*
+ * Files outside the module's directory (the cgroup2 tree), by their
+ * absolute path on the host: a path under /sys, /proc or /boot is taken
+ * under that root ("/sys/fs/cgroup/x" is DIR/fs/cgroup/x with
+ * --sysfs-root DIR), any other path as it is.  rapctl_host_path() returns
+ * 0 or -ENAMETOOLONG (or -EINVAL for a path that is not absolute).
+ */
+int rapctl_host_path(char *buf, size_t size, const char *abs);
+/* Whether abs (as above) is a directory, a regular file (symlinks followed) */
+bool rapctl_host_is_dir(const char *abs);
+bool rapctl_host_is_file(const char *abs);
+
 #endif /* RAPCTL_SYSFS_H */

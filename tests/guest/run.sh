@@ -11,6 +11,7 @@ sh "$here/neutrality.sh" check "no policy registered"
 sh "$here/streams.sh"
 sh "$here/tools.sh"
 sh "$here/ab.sh"
+sh "$here/ab_tool.sh"
 sh "$here/hostile.sh"
 # Anything the kernel complained about during the tests is a failure.
 ! dmesg | grep -E 'BUG|Oops|WARNING|general protection|Call Trace' >&2

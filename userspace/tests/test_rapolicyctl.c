@@ -26,92 +26,15 @@
 
 #include "rapctl.h"
 #include "rapctl_sysfs.h"
+#include "rapctl_test.h"
 #include "util.h"
-
-static int ntests, nfailed;
-
-static void ok(int cond, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void ok(int cond, const char *fmt, ...)
-{
-	va_list ap;
-
-	ntests++;
-	printf("%s %d - ", cond ? "ok" : "not ok", ntests);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	if (!cond)
-		nfailed++;
-	fflush(stdout);
-}
-
-static void skip(const char *why)
-{
-	ntests++;
-	printf("ok %d - # SKIP %s\n", ntests, why);
-}
-
-static bool has(const char *s, const char *sub)
-{
-	return s && strstr(s, sub);
-}
 
 /* ------------------------------------------------------------------ */
 /* Fake trees */
 
-static char tmpdir[256];
 static char sys_loaded[300], sys_empty[300], sys_odd[300];
 static char proc_patched[300], proc_stock[300], proc_none[300];
 static char boot_none[300], boot_patched[300], boot_stock[300];
-
-static void tmp_path(char *buf, size_t size, const char *name)
-{
-	snprintf(buf, size, "%s/%s", tmpdir, name);
-}
-
-static void put(const char *dir, const char *rel, const char *text)
-{
-	char path[1024];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	f = fopen(path, "w");
-	if (!f || fputs(text, f) < 0 || fclose(f)) {
-		printf("# cannot write %s: %s\n", path, strerror(errno));
-		exit(1);
-	}
-}
-
-/* The content of a file, trailing newline removed, in a static buffer */
-static const char *get(const char *dir, const char *rel)
-{
-	static char buf[4096];
-	char path[1024];
-
-	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	if (read_small_file(path, buf, sizeof(buf)) < 0)
-		snprintf(buf, sizeof(buf), "<unreadable>");
-	return buf;
-}
-
-static void mkdirs(const char *dir, const char *rel)
-{
-	char path[1024], *p;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	for (p = path + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		mkdir(path, 0755);
-		*p = '/';
-	}
-	mkdir(path, 0755);
-}
-
-#define RAP "kernel/mm/rapolicy/"
 
 static const char *const counters[][2] = {
 	{ "sync_thp", "3" }, { "sync_seq", "0" }, { "sync_exec", "0" },
@@ -190,62 +113,6 @@ static void make_trees(void)
 /* ------------------------------------------------------------------ */
 /* I/O hooks: the kernel's behaviour and fault injection */
 
-static unsigned int nwrites;
-static uint64_t fail_mask;	/* bit n: the n-th write (from 1) fails */
-static int fail_err;
-static char wlog[4096];		/* "NAME=VALUE " per write, "!" if it failed */
-
-static void reset_hooks(void)
-{
-	rapctl_io = rapctl_io_real;
-	nwrites = 0;
-	fail_mask = 0;
-	fail_err = 0;
-	wlog[0] = '\0';
-}
-
-/* The bracket line of p with value v current */
-static void bracket_line(const struct rapctl_policy *p, int v, char *buf,
-			 size_t size)
-{
-	size_t i, len = 0;
-
-	buf[0] = '\0';
-	for (i = 0; i < p->nr_values; i++)
-		len += snprintf(buf + len, size - len, (int)i == v ? "%s[%s]" : "%s%s",
-				i ? " " : "", p->values[i]);
-	snprintf(buf + len, size - len, "\n");
-}
-
-static int kernel_write(const char *path, const char *s)
-{
-	const char *base = strrchr(path, '/') + 1;
-	struct rapctl_policy p = { 0 };
-	bool fail;
-	char line[512], *text;
-	int v, err;
-
-	nwrites++;
-	fail = nwrites < 64 && (fail_mask >> nwrites) & 1;
-	snprintf(wlog + strlen(wlog), sizeof(wlog) - strlen(wlog), "%s=%s%s ",
-		 base, s, fail ? "!" : "");
-	if (fail)
-		return fail_err;
-	err = rapctl_io_real.read(path, &text);
-	if (err)
-		return err;
-	if (rapctl_parse_choices(text, &p)) {
-		free(text);
-		return rapctl_io_real.write(path, s);
-	}
-	free(text);
-	v = rapctl_policy_value(&p, s);
-	if (v >= 0)
-		bracket_line(&p, v, line, sizeof(line));
-	rapctl_policy_free(&p);
-	return v < 0 ? -EINVAL : rapctl_io_real.write(path, line);
-}
-
 static unsigned int async_reads, thp_reads;
 
 /* stats/async grows by 7 per read; stats/sync_thp 100, 150, then 20 */
@@ -268,37 +135,6 @@ static int ticking_read(const char *path, char **out)
 
 /* ------------------------------------------------------------------ */
 /* Running the tool in-process */
-
-static char *OUT, *ERR;
-
-/* rapctl_main() on the words of the formatted line; output in OUT, ERR */
-static int ctl(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int ctl(const char *fmt, ...)
-{
-	char line[4096], *argv[64], *tok, *save;
-	size_t olen, elen;
-	FILE *out, *err;
-	va_list ap;
-	int argc = 0, rc;
-
-	free(OUT);
-	free(ERR);
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	argv[argc++] = "rapolicyctl";
-	for (tok = strtok_r(line, " ", &save); tok && argc < 63;
-	     tok = strtok_r(NULL, " ", &save))
-		argv[argc++] = tok;
-	argv[argc] = NULL;
-	out = open_memstream(&OUT, &olen);
-	err = open_memstream(&ERR, &elen);
-	rc = rapctl_main(argc, argv, out, err);
-	fclose(out);
-	fclose(err);
-	return rc;
-}
 
 /* Policies back to the defaults, hooks back to the kernel's */
 static void fresh(void)
@@ -670,13 +506,14 @@ static void test_profiles(void)
 	   "profile stock: everything off");
 	rc = ctl("--sysfs-root %s profile list", sys_loaded);
 	ok(rc == 0 && !strcmp(OUT,
-		"stock descending_thp=off pmd_hit=off descending_seq=off vma_limit=none sync_mmap_order=off\n"
-		"seed  descending_thp=folio pmd_hit=on descending_seq=window vma_limit=near_end sync_mmap_order=fault_around\n"),
+		"stock descending_thp=off pmd_hit=off descending_seq=off vma_limit=none sync_mmap_order=off descending_around=off\n"
+		"seed  descending_thp=folio pmd_hit=on descending_seq=window vma_limit=near_end sync_mmap_order=fault_around\n"
+		"best  descending_thp=stream descending_seq=stream descending_around=stream\n"),
 	   "profile list (golden)");
 	rc = ctl("--sysfs-root %s profile list", sys_empty);
 	ok(rc == 0 && has(OUT, "seed "), "profile list: needs no module");
 	rc = ctl("--sysfs-root %s profile turbo", sys_loaded);
-	ok(rc == 2 && has(ERR, "profile: unknown profile 'turbo': profiles: stock seed list"),
+	ok(rc == 2 && has(ERR, "profile: unknown profile 'turbo': profiles: stock seed best list"),
 	   "profile: unknown name is a usage error");
 	rc = ctl("--sysfs-root %s profile", sys_loaded);
 	ok(rc == 2 && has(ERR, "missing NAME or 'list'"), "profile: no name");
@@ -867,7 +704,7 @@ static void test_args(void)
 		const char *args;
 		const char *msg;
 	} usage[] = {
-		{ "", "missing COMMAND (status, get, set, profile, stats, help)" },
+		{ "", "missing COMMAND (status, get, set, profile, stats, ab, help)" },
 		{ "frobnicate", "unknown command 'frobnicate'" },
 		{ "--frob status", "unknown option '--frob'" },
 		{ "--sysfs-root", "--sysfs-root needs a DIR" },
@@ -971,34 +808,6 @@ static void test_env(void)
 /* ------------------------------------------------------------------ */
 /* The binary, end to end */
 
-static int run(char **out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int run(char **out, const char *fmt, ...)
-{
-	char cmd[4096];
-	size_t len = 0, cap = 1 << 16, n;
-	char *buf = malloc(cap);
-	va_list ap;
-	FILE *p;
-	int st;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	p = popen(cmd, "r");
-	if (!p || !buf) {
-		free(buf);
-		*out = strdup("");
-		return -1;
-	}
-	while ((n = fread(buf + len, 1, cap - len - 1, p)) > 0)
-		len += n;
-	buf[len] = '\0';
-	*out = buf;
-	st = pclose(p);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 /* The bash completion (run from userspace/, as make test does) */
 static void completion(const char *bindir, const char *line, const char *want)
 {
@@ -1097,30 +906,12 @@ static void test_binary(const char *bindir)
 
 /* ------------------------------------------------------------------ */
 
-static void cleanup(void)
-{
-	char cmd[512];
-
-	/* the fake trees are small and made of plain files and directories */
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	if (system(cmd))
-		printf("# could not remove %s\n", tmpdir);
-}
-
 int main(int argc, char **argv)
 {
-	const char *t = getenv("TMPDIR");
 	char boot[300];
 
-	unsetenv("RAPOLICYCTL_SYSFS_ROOT");
-	unsetenv("RAPOLICYCTL_PROC_ROOT");
-	snprintf(tmpdir, sizeof(tmpdir), "%s/rapolicyctl-test.XXXXXX",
-		 t && *t ? t : "/tmp");
-	if (!mkdtemp(tmpdir)) {
-		ok(0, "mkdtemp %s: %s", tmpdir, strerror(errno));
-		printf("1..%d\n", ntests);
+	if (test_begin("rapolicyctl-test"))
 		return 1;
-	}
 	make_trees();
 	/* never the host's /boot */
 	tmp_path(boot, sizeof(boot), "boot-none");
@@ -1145,12 +936,5 @@ int main(int argc, char **argv)
 		test_binary(argv[1]);
 	else
 		skip("no BINDIR argument");
-
-	free(OUT);
-	free(ERR);
-	cleanup();
-	printf("1..%d\n", ntests);
-	if (nfailed)
-		printf("# %d of %d tests failed\n", nfailed, ntests);
-	return nfailed ? 1 : 0;
+	return test_end();
 }
