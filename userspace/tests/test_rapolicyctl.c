@@ -835,7 +835,7 @@ static void test_completion(const char *bindir)
 	completion(bindir, "get ", "descending_thp pmd_hit descending_seq vma_limit sync_mmap_order --help");
 	completion(bindir, "set sync", "sync_mmap_order=");
 	completion(bindir, "set vma_limit=n", "none near_end");
-	completion(bindir, "profile ", "stock seed list --help");
+	completion(bindir, "profile ", "stock seed best list --help");
 	completion(bindir, "stats --p", "--prometheus");
 }
 
