@@ -33,25 +33,7 @@ static int real_read(const char *path, char **out)
  */
 static int real_write(const char *path, const char *s)
 {
-	size_t len = strlen(s);
-	ssize_t r;
-	int fd, err;
-
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	do {
-		r = write(fd, s, len);
-	} while (r < 0 && errno == EINTR);
-	err = errno;
-	/* sysfs reports a rejected value at write(); close() may fail too */
-	if (close(fd) && r >= 0) {
-		err = errno;
-		r = -1;
-	}
-	if (r < 0)
-		return -err;
-	return (size_t)r == len ? 0 : -EIO;
+	return write_file_flags(path, s, O_TRUNC);
 }
 
 const struct rapctl_io_ops rapctl_io_real = {

@@ -147,11 +147,16 @@ int read_small_file(const char *path, char *buf, size_t size)
 
 int write_file_str(const char *path, const char *s)
 {
+	return write_file_flags(path, s, 0);
+}
+
+int write_file_flags(const char *path, const char *s, int flags)
+{
 	size_t len = strlen(s);
 	ssize_t r;
 	int fd, err;
 
-	fd = open(path, O_WRONLY | O_CLOEXEC);
+	fd = open(path, O_WRONLY | O_CLOEXEC | flags);
 	if (fd < 0)
 		return -errno;
 	do {

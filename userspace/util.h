@@ -44,6 +44,8 @@ int read_small_file(const char *path, char *buf, size_t size);
 
 /* Write s to path (O_WRONLY, no O_CREAT, no O_TRUNC).  Returns 0 or -errno. */
 int write_file_str(const char *path, const char *s);
+/* The same with extra open() flags (O_TRUNC for fake sysfs trees) */
+int write_file_flags(const char *path, const char *s, int flags);
 
 /* Print s as a JSON string literal, quotes included. */
 void json_put_string(FILE *f, const char *s);
