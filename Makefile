@@ -9,7 +9,7 @@ BUILD := $(TOP)/build
 KERNEL_SCRIPT := $(TOP)/tests/kernel/build-kernel.sh
 
 .PHONY: all kernel kernel-stock module userspace vm-prereqs check demo bench \
-	install clean help
+	bench-smoke install clean help
 
 all: userspace
 
@@ -20,6 +20,8 @@ help:
 	@echo "make userspace     build rapolicyctl and rawalk into build/bin"
 	@echo "make check         run every test; ends with 'N passed, N failed'"
 	@echo "make demo          boot the patched kernel and compare policies off/on"
+	@echo "make bench         seed workloads x policy settings, stock 7.3.4 and patched, in QEMU (~17 min): docs/BENCHMARKS.md"
+	@echo "make bench-smoke   one small bench cell per setting (TAP, < 1 min)"
 	@echo "make install       install rapolicyctl, rawalk, man pages, completion"
 
 kernel:
@@ -49,6 +51,12 @@ check:
 
 demo:
 	@bash tests/demo.sh
+
+bench:
+	@bash tests/bench/bench.sh
+
+bench-smoke:
+	@bash tests/bench/bench.sh --smoke
 
 install: userspace
 	@$(MAKE) -s -C userspace BUILD=$(BUILD) install

@@ -40,6 +40,7 @@ run_suite unit-userspace make -s -C userspace test BUILD="$top/build"
 run_suite kernel bash tests/kernel/test-kernel.sh
 run_suite dkms bash tests/dkms.sh
 run_suite vm bash tests/vm/run-guest-tests.sh
+run_suite bench-smoke bash tests/bench/bench.sh --smoke
 
 echo
 if [ -s build/check-failures.txt ]; then

@@ -8,20 +8,28 @@
 # once per repetition under the pseudo-setting "-", with no module.
 #
 # Order: repetition, then workload, then setting, so slow drift of the host
-# spreads over every setting instead of landing on one.  Before the first
+# spreads over every setting instead of landing on one; the settings are
+# rotated by 3 places each repetition, so no setting always runs first after
+# another workload (whose page cache is still being freed).  Before the first
 # walk the files are created and read once and the guest's RAM is touched,
 # so no measured walk pays for QEMU allocating guest memory or for ext4
 # metadata reads of a new file.
+#
+# shellcheck disable=SC2046,SC2086  # matrix lines are split on purpose (set -f)
+# shellcheck disable=SC2154  # walk_* are set by lib.sh's walk()
 #
 # Output (stdout), space-separated, no field contains a space:
 #   @meta KEY VALUE...
 #   @bench KERNEL WORKLOAD SETTING REP MAJOR MINOR SECTORS IOS PMD_KB RSS_KB WALL_MS DECISIONS TOOK
 # TOOK is 1 when every policy file read back the value the setting wrote
-# (or its default), 0 if not, - on an unpatched kernel; DECISIONS is the
+# (or its stock value), 0 if not, - on an unpatched kernel; DECISIONS is the
 # sum of the setting's stats/ counters after the walk, - when it has none.
 # A walk that failed prints -1 for its counts.  Progress goes to stderr as
 # "# ..." lines.
+# shellcheck source=tests/guest/lib.sh source-path=SCRIPTDIR/../..
 . "$(dirname "$0")/lib.sh"
+# Matrix fields are split unquoted and may hold '*' (ID*N): no globbing.
+set -f
 
 matrix=$1
 shift || true
@@ -38,7 +46,7 @@ done
 
 if [ "$patched" = 1 ]; then
 	modprobe rapolicy || { echo "bench: cannot load rapolicy" >&2; exit 1; }
-	echo "@meta rapolicy $(cat $RAPOLICY_SYSFS/version)"
+	echo "@meta rapolicy $(cat "$RAPOLICY_SYSFS/version")"
 fi
 echo "@meta kernel $(uname -r)"
 echo "@meta mem_kb $(sed -n 's/^MemTotal: *\([0-9]*\).*/\1/p' /proc/meminfo)"
@@ -46,8 +54,31 @@ echo "@meta cpus $(grep -c ^processor /proc/cpuinfo)"
 echo "@meta fs $(sed -n "s|^[^ ]* $SCRATCH \([^ ]*\) .*|\1|p" /proc/mounts)"
 echo "@meta thp $(cat /sys/kernel/mm/transparent_hugepage/enabled)"
 
-# Policy files and their stock values, for the read-back check.
-DEFAULTS="descending_thp=off pmd_hit=off descending_seq=off vma_limit=none sync_mmap_order=off"
+# Every policy file of the module and its stock value, the first one it
+# lists (ABI: each policy defaults to its first value, the stock kernel's
+# behaviour), as file=value words; so policies added later are reset too.
+policy_defaults() {
+	set +f
+	for _f in "$RAPOLICY_SYSFS"/*; do
+		[ -f "$_f" ] || continue
+		case ${_f##*/} in version) continue ;; esac
+		_v=$(sed 's/^\[\{0,1\}\([^] ]*\).*/\1/' "$_f")
+		echo "${_f##*/}=$_v"
+	done
+	set -f
+}
+DEFAULTS=
+if [ "$patched" = 1 ]; then
+	DEFAULTS=$(policy_defaults | tr '\n' ' ')
+	[ -n "$DEFAULTS" ] || { echo "bench: no policy files in $RAPOLICY_SYSFS" >&2; exit 1; }
+fi
+
+# every_policy_off: each policy file back to its stock value
+every_policy_off() {
+	for kv in $DEFAULTS; do
+		set_policy "${kv%%=*}" "${kv#*=}" || return 1
+	done
+}
 
 # mline TYPE ID: the matrix line "TYPE ID ..." (fields after TYPE)
 mline() {
@@ -55,7 +86,8 @@ mline() {
 }
 
 # The workloads to run on their own (not the THEN of another), the settings.
-workloads=$(awk '$1 == "w" { id[++n] = $2; if ($8 != "-") then_[$8] = 1 }
+# THEN is ID or ID*N (run N times).
+workloads=$(awk '$1 == "w" { id[++n] = $2; t = $8; sub(/\*.*/, "", t); if (t != "-") then_[t] = 1 }
 	END { for (i = 1; i <= n; i++) if (!(id[i] in then_)) print id[i] }' "$matrix")
 if [ "$patched" = 1 ]; then
 	settings=$(awk '$1 == "s" { print $2 }' "$matrix")
@@ -78,12 +110,16 @@ apply() {
 	[ "$1" = - ] && return 0
 	set -- $(mline s "$1")
 	writes=$2
-	all_policies_off || { took=0; return 1; }
+	every_policy_off || { took=0; return 1; }
 	want=$DEFAULTS
 	if [ "$writes" != - ]; then
 		for kv in $(echo "$writes" | tr , ' '); do
 			set_policy "${kv%%=*}" "${kv#*=}" || { took=0; return 1; }
-			want=$(echo " $want " | sed "s/ ${kv%%=*}=[^ ]*/ $kv/")
+			# a file the defaults do not list is checked all the same
+			case " $want " in
+			*" ${kv%%=*}="*) want=$(echo " $want " | sed "s/ ${kv%%=*}=[^ ]*/ $kv/") ;;
+			*) want="$want $kv" ;;
+			esac
 		done
 	fi
 	took=1
@@ -112,6 +148,13 @@ file() {
 	echo "$SCRATCH/data-$1"
 }
 
+# elapsed: time since the bench started, as [m:ss]
+t_start=$(cut -d. -f1 /proc/uptime)
+elapsed() {
+	_t=$(($(cut -d. -f1 /proc/uptime) - t_start))
+	printf '%d:%02d' $((_t / 60)) $((_t % 60))
+}
+
 done_n=0
 # run WORKLOAD SETTING REP: one walk and its @bench line; then its THEN
 run() {
@@ -121,7 +164,6 @@ run() {
 	_then=$1
 	_opts=$(echo "$_opts" | tr , ' ')
 	[ "$_opts" = - ] && _opts=
-	# shellcheck disable=SC2086
 	if RA_KB=$_ra walk "$_advice" "$_pattern" "$(file "$_size")" $_opts; then
 		_ms=$(report wall_ms) _rss=$(report rss_kb) _minor=$(report minor_faults)
 	else
@@ -130,17 +172,43 @@ run() {
 	_dec=$(decisions "$_set")
 	echo "@bench $kernel $_wl $_set $_rep $walk_major $_minor $walk_sectors $walk_ios $walk_pmd_kb $_rss $_ms $_dec $took"
 	done_n=$((done_n + 1))
-	echo "# [$done_n/$total] rep $_rep $_wl ${_set}: $walk_major majflt, $((walk_sectors / 2048)) MiB, $walk_ios I/Os, $_ms ms" >&2
-	[ "$_then" = - ] || run "$_then" "$_set" "$_rep"
+	echo "# [$done_n/$total] $(elapsed) rep $_rep $_wl ${_set}: $walk_major majflt, $((walk_sectors / 2048)) MiB, $walk_ios I/Os, $_ms ms" >&2
+	[ "$_then" = - ] && return 0
+	# ID*N: N walks of ID
+	_tid=${_then%%\**} _tn=1
+	[ "$_tid" = "$_then" ] || _tn=${_then#*\*}
+	for _i in $(seq 1 "$_tn"); do
+		run "$_tid" "$_set" "$_rep"
+	done
+}
+
+# then_count WORKLOAD: how many walks its THEN adds
+then_count() {
+	_t=$(mline w "$1" | awk '{ print $7 }')
+	case $_t in
+	-) echo 0 ;;
+	*\**) echo "${_t#*\*}" ;;
+	*) echo 1 ;;
+	esac
+}
+
+# rotate K WORD...: the words, starting with the (K mod count)th
+rotate() {
+	_k=$1
+	shift
+	_k=$((_k % $#)) _i=0 _a='' _b=''
+	for _w in "$@"; do
+		if [ "$_i" -lt "$_k" ]; then _b="$_b $_w"; else _a="$_a $_w"; fi
+		_i=$((_i + 1))
+	done
+	echo $_a $_b
 }
 
 total=0
 for w in $workloads; do
 	for s in $settings; do
 		wanted "$w" "$s" || continue
-		total=$((total + 1))
-		_then=$(mline w "$w" | awk '{ print $7 }')
-		[ "$_then" = - ] || total=$((total + 1))
+		total=$((total + 1 + $(then_count "$w")))
 	done
 done
 total=$((total * reps))
@@ -152,9 +220,9 @@ for size in $sizes; do
 	testfile "$size" >/dev/null || { echo "bench: cannot create a $size file" >&2; exit 1; }
 	echo "@meta file $size $(stat -c %s "$(file "$size")")"
 done
-_mb=$(($(sed -n 's/^MemAvailable: *\([0-9]*\).*/\1/p' /proc/meminfo) / 1024 * 3 / 4))
+_mb=$(($(sed -n 's/^MemAvailable: *\([0-9]*\).*/\1/p' /proc/meminfo) * 3 / 4 / 1024))
 dd if=/dev/zero of=/dev/null bs=${_mb}M count=1 2>/dev/null
-[ "$patched" = 1 ] && all_policies_off
+[ "$patched" = 0 ] || every_policy_off
 for size in $sizes; do
 	RA_KB=8192 walk normal forward "$(file "$size")" >/dev/null
 done
@@ -162,7 +230,7 @@ echo "# $total walks, $reps repetition(s)" >&2
 
 for rep in $(seq 1 "$reps"); do
 	for w in $workloads; do
-		for s in $settings; do
+		for s in $(rotate $(((rep - 1) * 3)) $settings); do
 			wanted "$w" "$s" || continue
 			if ! apply "$s"; then
 				echo "# setting $s did not take" >&2
@@ -171,7 +239,8 @@ for rep in $(seq 1 "$reps"); do
 		done
 	done
 done
-[ "$patched" = 1 ] && all_policies_off
+[ "$patched" = 0 ] || every_policy_off
+echo "@meta policies $DEFAULTS"
 
 # Anything the kernel complained about makes the run suspect.
 if dmesg | grep -qE 'BUG|Oops|WARNING|general protection|Call Trace'; then

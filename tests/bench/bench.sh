@@ -1,0 +1,291 @@
+#!/bin/bash
+# make bench: every seed workload under every policy setting, on the patched
+# kernel and on stock 7.3.4, with the scratch disk throttled in QEMU; writes
+# docs/BENCHMARKS.md, docs/bench/*.svg and docs/bench/results.txt.
+#
+#   tests/bench/bench.sh [--reps N] [--iops N] [--bps N] [--no-stock]
+#   tests/bench/bench.sh --smoke          one small cell per setting (TAP)
+#   tests/bench/bench.sh --report-only    redo the doc from build/bench/
+#
+# The matrix (workloads, sizes, settings) is tests/bench/matrix; the guest
+# side is tests/guest/bench.sh; the doc is written by tests/bench/report.awk
+# and the plots by tests/bench/*.gp (gnuplot).
+#
+# --smoke: the workloads of tests/bench/smoke.cells at small sizes, each
+# setting once, no throttle, one repetition, patched kernel only; prints
+# TAP ("ok N - bench smoke: ...") asserting sanity only (the walk ran,
+# counts are non-negative, something was read, the setting took, the report
+# and plots render) and writes into build/bench-smoke/, never docs/.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+bench=$top/tests/bench
+# shellcheck source=tests/kernel/common.sh source-path=SCRIPTDIR/../..
+. "$top/tests/kernel/common.sh"
+
+# Throttle: the seed's disk slowed down 5.6 times.  Its stock walk took
+# 42.23 s for 473189 faults, one 4 KiB read each: 11205 reads/s at queue
+# depth 1; its fixed walk read 2 GiB in 0.58 s: 3531 MiB/s.  2000 I/Os per
+# second (0.5 ms each, above TCG's ~0.3 ms of CPU per fault, so the I/O
+# count sets the time of a per-page walk) and 630 MiB/s keep that ratio of
+# bandwidth to request rate, so the speedups of I/O-bound walks compare
+# with the seed's once scaled to our file sizes.
+IOPS=2000
+BPS=$((630 * 1024 * 1024))
+REPS=3
+MEM=2048
+CPUS=2
+smoke=0 stock=1 report_only=0
+cmdline="tests/bench/bench.sh${*:+ $*}"
+# Run by make with no arguments: `make bench`.
+[ -z "${MAKELEVEL:-}" ] || [ $# -gt 0 ] || cmdline="make bench (tests/bench/bench.sh)"
+
+usage() {
+	sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0" >&2
+	exit "$1"
+}
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--smoke) smoke=1 ;;
+	--no-stock) stock=0 ;;
+	--report-only) report_only=1 ;;
+	--reps|--iops|--bps)
+		if [ $# -lt 2 ] || ! [[ $2 =~ ^[0-9]+$ ]]; then
+			die "$1 needs a number"
+		fi
+		case $1 in
+		--reps) REPS=$2 ;;
+		--iops) IOPS=$2 ;;
+		--bps) BPS=$2 ;;
+		esac
+		shift ;;
+	-h|--help) usage 0 ;;
+	*) echo "bench: unknown argument $1" >&2; usage 2 ;;
+	esac
+	shift
+done
+
+if [ "$smoke" = 1 ]; then
+	work=$top/build/bench-smoke
+	doc=$work/BENCHMARKS.md svgdir=$work/bench
+	IOPS=0 BPS=0 REPS=1 stock=0
+else
+	work=$top/build/bench
+	doc=$top/docs/BENCHMARKS.md svgdir=$top/docs/bench
+fi
+[ "$REPS" -ge 1 ] || die "--reps must be at least 1"
+
+n=0 failed=0
+tap() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n - bench smoke: $2"
+	else
+		echo "not ok $n - bench smoke: $2"
+		failed=$((failed + 1))
+	fi
+}
+
+have_gnuplot() {
+	command -v gnuplot >/dev/null 2>&1
+}
+
+# gnuplot-nox: the SVG terminal without X.  A failed install only costs the
+# plots (the doc says so); the smoke test then skips them.
+ensure_gnuplot() {
+	have_gnuplot && return 0
+	if [ "$(id -u)" = 0 ]; then
+		(need_pkgs gnuplot:gnuplot-nox) || log "could not install gnuplot-nox"
+	fi
+	have_gnuplot || log "gnuplot not found: no plots (apt-get install gnuplot-nox)"
+}
+
+# The matrix the guest runs: the full one, or the smoke cells at small sizes
+# with the settings of the full one.
+write_spec() {
+	rm -rf "$work/spec"
+	mkdir -p "$work/spec"
+	if [ "$smoke" = 1 ]; then
+		{
+			grep -v '^s ' "$bench/smoke.cells"
+			grep '^s ' "$bench/matrix"
+		} >"$work/spec/matrix"
+	else
+		cp "$bench/matrix" "$work/spec/matrix"
+	fi
+}
+
+# Other VMs on this 2-core host slow TCG down and make times noisy: count,
+# every 10 s, the QEMU processes besides ours, and the load, for the doc.
+sampler=''
+sample_host() {
+	while :; do
+		echo "$(pgrep -c '^qemu-system' || true) $(cut -d' ' -f1 /proc/loadavg)"
+		sleep 10
+	done >"$work/host-samples.txt"
+}
+stop_sampler() {
+	[ -z "$sampler" ] || kill "$sampler" 2>/dev/null || true
+	sampler=''
+}
+trap stop_sampler EXIT
+
+meta() {
+	printf '%s\t%s\n' "$1" "$2" >>"$work/meta.txt"
+}
+
+# run_vm LABEL [--stock]: one boot, every cell of the spec; appends to
+# results.txt and meta.txt
+run_vm() {
+	local label=$1 args rc t0 guest_args
+	shift
+	args=(--mem "$MEM" --cpus "$CPUS" --timeout 7200
+		--add "$top/tests/guest" --add "$work/spec")
+	[ "$IOPS" = 0 ] || args+=(--throttle-iops "$IOPS")
+	[ "$BPS" = 0 ] || args+=(--throttle-bps "$BPS")
+	guest_args=(/add/spec/matrix --reps "$REPS" --kernel "$label")
+	if [ "${1:-}" = --stock ]; then
+		args+=(--stock)
+		guest_args+=(--unpatched)
+	fi
+	t0=$(date +%s)
+	# Progress ("# ..." lines) to the terminal, everything to the log.
+	set +e
+	"$top/tests/vm/vm-run" "${args[@]}" -- sh /add/guest/bench.sh "${guest_args[@]}" \
+		2>"$work/vm-$label.err" | tee "$work/vm-$label.log" |
+		grep --line-buffered -v '^@' >&2
+	rc=${PIPESTATUS[0]}
+	set -e
+	sed 's/^/  /' "$work/vm-$label.err" | grep -v '^  \[rapolicy\] cached' >&2 || true
+	meta "$label.seconds" "$(($(date +%s) - t0))"
+	meta "$label.accel" "$(sed -n 's/^vm-run: accel //p' "$work/vm-$label.err" | head -n 1)"
+	sed -n 's/^@meta \([^ ]*\) \(.*\)$/\1\t\2/p' "$work/vm-$label.log" |
+		sed "s/^/$label./" >>"$work/meta.txt"
+	sed -n 's/^@bench //p' "$work/vm-$label.log" >>"$work/results.txt"
+	return "$rc"
+}
+
+render() {
+	local svg=1
+	have_gnuplot || svg=0
+	mkdir -p "$svgdir"
+	rm -f "$svgdir"/*.svg "$svgdir"/*.dat "$svgdir"/*.colors
+	awk -v svgdir="$svgdir" -v docsvg="$(basename "$svgdir")" -v svg="$svg" \
+		-f "$bench/report.awk" "$work/spec/matrix" "$work/meta.txt" \
+		"$work/results.txt" >"$doc.tmp" || return 1
+	mv "$doc.tmp" "$doc"
+	if [ "$svg" = 1 ]; then
+		# gnuplot warns about empty columns (no stock cell in the smoke
+		# matrix, so no speedups); show its messages only if it fails.
+		for plot in majflt speedup; do
+			gnuplot -e "data='$svgdir/$plot.dat'; out='$svgdir/$plot.svg'; colors='$(cat "$svgdir/$plot.colors")'" \
+				"$bench/$plot.gp" 2>"$work/gnuplot.err" ||
+				{ cat "$work/gnuplot.err" >&2; return 1; }
+		done
+	fi
+	rm -f "$svgdir"/*.dat "$svgdir"/*.colors
+	[ "$smoke" = 1 ] || cp "$work/results.txt" "$svgdir/results.txt"
+}
+
+if [ "$report_only" = 1 ]; then
+	[ -s "$work/results.txt" ] || die "no $work/results.txt: run the bench first"
+	ensure_gnuplot
+	render || die "report failed"
+	log "wrote $doc"
+	exit 0
+fi
+
+mkdir -p "$work"
+rm -f "$work/results.txt" "$work/meta.txt" "$work"/vm-*.log "$work"/vm-*.err
+: >"$work/results.txt"
+write_spec
+ensure_gnuplot
+start=$(date +%s)
+meta command "$cmdline"
+meta date "$(date -u '+%Y-%m-%d %H:%M UTC')"
+meta git "$(git -C "$top" describe --always --dirty 2>/dev/null || echo unknown)"
+meta host_cpu "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
+meta host_cores "$(nproc)"
+meta qemu "$(qemu-system-x86_64 --version 2>/dev/null | head -n 1 || echo unknown)"
+meta gnuplot "$(gnuplot --version 2>/dev/null || echo none)"
+meta iops "$IOPS"
+meta bps "$BPS"
+meta reps "$REPS"
+meta mem "$MEM"
+meta cpus "$CPUS"
+
+if [ "$smoke" = 0 ]; then
+	log "make bench: kernels (cached after the first build, ~11 minutes each otherwise)"
+	# build-kernel.sh says on stderr which source and cache key it used:
+	# "[rapolicy] cached rapolicy kernel 7.3.4-1~bpo13+1 (8b0a0565f41069d5)"
+	bash "$top/tests/kernel/build-kernel.sh" 2>&1 >/dev/null | tee "$work/kernel.log" >&2
+	[ "${PIPESTATUS[0]}" = 0 ] || die "kernel build failed"
+	meta patched.source "$(sed -n 's/.* kernel \([^ ]* ([0-9a-f]*)\)$/\1/p' "$work/kernel.log" | tail -n 1)"
+	if [ "$stock" = 1 ]; then
+		bash "$top/tests/kernel/build-kernel.sh" --stock 2>&1 >/dev/null | tee "$work/kernel-stock.log" >&2
+		[ "${PIPESTATUS[0]}" = 0 ] || die "stock kernel build failed"
+		meta 7.3.4.source "$(sed -n 's/.* kernel \([^ ]* ([0-9a-f]*)\)$/\1/p' "$work/kernel-stock.log" | tail -n 1)"
+	fi
+	log "make bench: $REPS repetition(s), disk throttled to $IOPS IOPS and $((BPS / 1048576)) MiB/s; about 20 minutes under TCG on 2 cores"
+fi
+
+sample_host &
+sampler=$!
+rc=0
+if [ "$stock" = 1 ]; then
+	log "boot 1/2: stock 7.3.4, no hooks (the neutrality column)"
+	run_vm 7.3.4 --stock || rc=$?
+	[ "$rc" = 0 ] || die "the stock 7.3.4 run failed (status $rc); log in $work/vm-7.3.4.log"
+fi
+[ "$smoke" = 1 ] || log "boot $((stock + 1))/$((stock + 1)): patched 7.3.4 with rapolicy, every setting"
+run_vm patched || rc=$?
+meta total_seconds "$(($(date +%s) - start))"
+stop_sampler
+# Our own VM is one of the QEMU processes in each sample.
+meta host_samples "$(awk '{ n++; if ($1 > 1) busy++; if ($2 > max) max = $2 }
+	END { printf "%d %d %.2f\n", n, busy, max }' "$work/host-samples.txt")"
+
+if [ "$smoke" = 0 ]; then
+	[ "$rc" = 0 ] || die "the patched run failed (status $rc); log in $work/vm-patched.log"
+	render || die "report failed"
+	log "wrote $doc and $svgdir/ in $(($(date +%s) - start)) s"
+	exit 0
+fi
+
+# Smoke: sanity of every cell, of the report and of the plots.
+tap "$rc" "the guest ran the matrix (vm-run status $rc)"
+# One walk per c line, plus N when its workload has a THEN of ID*N.
+expected=$(awk '$1 == "w" { k = split($8, a, "*"); t[$2] = ($8 == "-") ? 0 : (k > 1 ? a[2] : 1) }
+	$1 == "c" { n += 1 + t[$2] } END { print n + 0 }' "$work/spec/matrix")
+got=$(wc -l <"$work/results.txt")
+[ "$got" = "$expected" ]
+tap $? "every cell reported ($got of $expected walks)"
+while read -r _kernel wl set _rep major minor sectors ios pmd rss ms dec took; do
+	warm=0
+	awk -v w="$wl" '$1 == "w" && $2 == w && $7 ~ /--warm/ { f = 1 } END { exit !f }' \
+		"$work/spec/matrix" && warm=1
+	ok=0
+	for v in "$major" "$minor" "$sectors" "$ios" "$pmd" "$rss"; do
+		[[ $v =~ ^[0-9]+$ ]] || ok=1
+	done
+	[ "$ok" = 0 ] && { [ "$warm" = 1 ] || [ "$sectors" -gt 0 ]; } || ok=1
+	awk -v t="$ms" 'BEGIN { exit !(t > 0) }' || ok=1
+	[ "$took" = 1 ] || ok=1
+	what="walk ran"
+	[ "$warm" = 1 ] && what="warm walk ran"
+	tap "$ok" "$wl under $set: $what (majflt $major, $((sectors / 2048)) MiB, $ios I/Os, $ms ms, decisions $dec), setting took"
+done <"$work/results.txt"
+grep -qx "patched.kernel_warnings	no" "$work/meta.txt"
+tap $? "no kernel warnings in the guest"
+render
+tap $? "report renders"
+grep -q '^| rev-huge ' "$doc" && grep -q 'seed 000' "$doc"
+tap $? "report has the tables"
+if have_gnuplot; then
+	grep -q '<svg' "$svgdir/majflt.svg" 2>/dev/null && grep -q '<svg' "$svgdir/speedup.svg" 2>/dev/null
+	tap $? "plots render (gnuplot SVG)"
+else
+	n=$((n + 1))
+	echo "ok $n - bench smoke: plots render # SKIP gnuplot not installed"
+fi
+[ "$failed" = 0 ]
