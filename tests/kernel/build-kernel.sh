@@ -95,7 +95,7 @@ missing=$(grep -E '^CONFIG_[A-Z0-9_]+=y' "$RAPOLICY_TOP/tests/kernel/rapolicy.co
 
 log "building bzImage and modules (about 11 minutes cold, seconds with ccache)"
 start=$(date +%s)
-if ! "${kmake[@]}" bzImage modules >"$tree/build.log" 2>&1; then
+if ! run_logged "$tree/build.log" "${kmake[@]}" bzImage modules; then
 	tail -n 40 "$tree/build.log" >&2
 	die "kernel build failed; full log in $tree/build.log"
 fi

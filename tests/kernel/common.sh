@@ -21,6 +21,25 @@ KERNEL_SUITE=trixie-backports
 log() { printf '[rapolicy] %s\n' "$*" >&2; }
 die() { printf '[rapolicy] error: %s\n' "$*" >&2; exit 1; }
 
+# run_logged LOG COMMAND...: run COMMAND with its output in LOG and, so a
+# long build is not a silent terminal, a progress line every 30 s.
+run_logged() {
+	local logf=$1 pid start rc
+	shift
+	start=$(date +%s)
+	"$@" >"$logf" 2>&1 &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null; do
+		sleep 5
+		if [ $((($(date +%s) - start) % 30)) -lt 5 ] && kill -0 "$pid" 2>/dev/null; then
+			log "... $(grep -c '^  CC' "$logf") files compiled, $(($(date +%s) - start)) s"
+		fi
+	done
+	wait "$pid"
+	rc=$?
+	return "$rc"
+}
+
 # Install missing Debian packages given as "command:package" pairs.
 need_pkgs() {
 	local missing=() pair
