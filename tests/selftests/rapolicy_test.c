@@ -599,18 +599,19 @@ TEST_F_TIMEOUT(rapolicy, huge_reverse, 600)
 	EXPECT_EQ(U(0), stat_read("pmd_hit"));
 
 	/*
-	 * pmd_hit alone: a backwards reader maps each folio with a PMD only
-	 * on the retry of the fault that read it (FAULT_FLAG_TRIED), which
-	 * never counts: nothing changes. (stats/pmd_hit is not 0 here: the
-	 * hook asks before filemap_map_pmd() whether a PMD mapping would
-	 * count, also for order-0 folios that then get no PMD mapping, and
-	 * the module counts every yes. Logged, not asserted.)
+	 * pmd_hit alone: a backwards reader maps each folio with a PMD
+	 * mostly on the retry of the fault that read it (FAULT_FLAG_TRIED),
+	 * which never counts, so it stays near stock. Near, not equal: one
+	 * run in about ten took 14332 instead of 14436, when some faults
+	 * found their folio's I/O already done; hence 1%.
 	 */
 	ASSERT_EQ(0, set_policy("descending_thp", "off"));
 	ASSERT_EQ(0, set_policy("pmd_hit", "on"));
 	ASSERT_EQ(0, stats_reset());
 	WALK(r, .file = file, .advice = ADV_HUGE, .pattern = "reverse");
-	EXPECT_EQ(STOCK_HUGE_REVERSE_256M, r.major_faults);
+	EXPECT_LE(r.major_faults, STOCK_HUGE_REVERSE_256M);
+	EXPECT_GE(r.major_faults, STOCK_HUGE_REVERSE_256M -
+		  STOCK_HUGE_REVERSE_256M / 100);
 	EXPECT_SECTORS(r, SECTORS_256M);
 	TH_LOG("pmd_hit alone: stats pmd_hit %" PRIu64, stat_read("pmd_hit"));
 }
