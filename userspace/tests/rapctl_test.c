@@ -15,28 +15,6 @@
 #include "rapctl_test.h"
 #include "util.h"
 
-static int ntests, nfailed;
-
-void ok(int cond, const char *fmt, ...)
-{
-	va_list ap;
-
-	ntests++;
-	printf("%s %d - ", cond ? "ok" : "not ok", ntests);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	if (!cond)
-		nfailed++;
-	fflush(stdout);
-}
-
-void skip(const char *why)
-{
-	ntests++;
-	printf("ok %d - # SKIP %s\n", ntests, why);
-}
 
 bool has(const char *s, const char *sub)
 {
@@ -222,7 +200,7 @@ int test_begin(const char *name)
 	if (mkdtemp(tmpdir))
 		return 0;
 	ok(0, "mkdtemp %s: %s", tmpdir, strerror(errno));
-	printf("1..%d\n", ntests);
+	tap_done();
 	return 1;
 }
 
@@ -242,8 +220,23 @@ int test_end(void)
 	free(ERR);
 	OUT = ERR = NULL;
 	cleanup();
-	printf("1..%d\n", ntests);
-	if (nfailed)
-		printf("# %d of %d tests failed\n", nfailed, ntests);
-	return nfailed ? 1 : 0;
+	return tap_done();
+}
+
+/* The bash completion with sysfs root sys (run from userspace/, as make test does) */
+void completion(const char *bindir, const char *sys, const char *line,
+		const char *want)
+{
+	char *out;
+	int rc;
+
+	rc = run(&out, "PATH='%s':\"$PATH\" bash -c '. ./rapolicyctl.bash-completion && "
+		 "COMP_LINE=\"rapolicyctl --sysfs-root %s %s\"; "
+		 "COMP_POINT=${#COMP_LINE}; _rapolicyctl; echo \"${COMPREPLY[*]}\"' 2>&1",
+		 bindir, sys, line);
+	out[strcspn(out, "\n")] = '\0';
+	ok(rc == 0 && !strcmp(out, want), "completion: '%s' -> '%s'", line, want);
+	if (strcmp(out, want))
+		printf("# got: %s\n", out);
+	free(out);
 }

@@ -14,9 +14,7 @@
 /* The module's directory under a sysfs root */
 #define RAP "kernel/mm/rapolicy/"
 
-/* One TAP test; a skipped one */
-void ok(int cond, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void skip(const char *why);
+#include "tap.h"
 /* s is not NULL and has sub */
 bool has(const char *s, const char *sub);
 
@@ -53,6 +51,9 @@ int ctl(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int run(char **out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Make tmpdir (0, or 1 after a failed test); remove it and print the plan */
+void completion(const char *bindir, const char *sys, const char *line,
+		const char *want);
+
 int test_begin(const char *name);
 int test_end(void);
 

@@ -886,23 +886,6 @@ static void test_ab_args(void)
 	   "--help lists the ab commands");
 }
 
-/* The bash completion (run from userspace/, as make test does) */
-static void completion(const char *bindir, const char *line, const char *want)
-{
-	char *out;
-	int rc;
-
-	rc = run(&out, "PATH='%s':\"$PATH\" bash -c '. ./rapolicyctl.bash-completion && "
-		 "COMP_LINE=\"rapolicyctl --sysfs-root %s %s\"; "
-		 "COMP_POINT=${#COMP_LINE}; _rapolicyctl; echo \"${COMPREPLY[*]}\"' 2>&1",
-		 bindir, sys_ab, line);
-	out[strcspn(out, "\n")] = '\0';
-	ok(rc == 0 && !strcmp(out, want), "completion: '%s' -> '%s'", line, want);
-	if (strcmp(out, want))
-		printf("# got: %s\n", out);
-	free(out);
-}
-
 static void test_binary(const char *bindir)
 {
 	char bin[512], *out;
@@ -931,17 +914,17 @@ static void test_binary(const char *bindir)
 		skip("bash completion: no bash or not run from userspace/");
 		return;
 	}
-	completion(bindir, "a", "ab");
-	completion(bindir, "ab ", "set assign status report --help");
-	completion(bindir, "ab set pmd", "pmd_hit=");
-	completion(bindir, "ab set vma_limit=a", "always");
-	completion(bindir, "ab assign ", "cgroup sample off");
-	completion(bindir, "ab assign cgroup /b", "/batch/");
-	completion(bindir, "ab assign cgroup /batch/", "/batch/loaders/");
-	completion(bindir, "ab assign sample 300 --", "--salt --help");
-	completion(bindir, "ab assign sample 300 --salt ", "");
-	completion(bindir, "ab report --", "--json --prometheus --help");
-	completion(bindir, "help a", "ab");
+	completion(bindir, sys_ab, "a", "ab");
+	completion(bindir, sys_ab, "ab ", "set assign status report --help");
+	completion(bindir, sys_ab, "ab set pmd", "pmd_hit=");
+	completion(bindir, sys_ab, "ab set vma_limit=a", "always");
+	completion(bindir, sys_ab, "ab assign ", "cgroup sample off");
+	completion(bindir, sys_ab, "ab assign cgroup /b", "/batch/");
+	completion(bindir, sys_ab, "ab assign cgroup /batch/", "/batch/loaders/");
+	completion(bindir, sys_ab, "ab assign sample 300 --", "--salt --help");
+	completion(bindir, sys_ab, "ab assign sample 300 --salt ", "");
+	completion(bindir, sys_ab, "ab report --", "--json --prometheus --help");
+	completion(bindir, sys_ab, "help a", "ab");
 }
 
 int main(int argc, char **argv)

@@ -22,30 +22,7 @@
 #include "rawalk.h"
 #include "util.h"
 
-static int ntests, nfailed;
-
-static void ok(int cond, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void ok(int cond, const char *fmt, ...)
-{
-	va_list ap;
-
-	ntests++;
-	printf("%s %d - ", cond ? "ok" : "not ok", ntests);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	if (!cond)
-		nfailed++;
-	fflush(stdout);
-}
-
-static void skip(const char *why)
-{
-	ntests++;
-	printf("ok %d - # SKIP %s\n", ntests, why);
-}
+#include "tests/tap.h"
 
 /* ------------------------------------------------------------------ */
 
@@ -1033,8 +1010,5 @@ int main(int argc, char **argv)
 		rmdir(tmpdir);
 	}
 
-	printf("1..%d\n", ntests);
-	if (nfailed)
-		printf("# %d of %d tests failed\n", nfailed, ntests);
-	return nfailed ? 1 : 0;
+	return tap_done();
 }
