@@ -63,22 +63,42 @@ static unsigned long rap_next_size(unsigned long cur, unsigned long max)
 }
 
 /*
- * The window of @size pages (a multiple of @unit) that ends right below
- * @top, clipped at index 0, with its readahead marker on its lowest folio:
- * the next access below it finds the marker and the stream goes on
- * asynchronously (the async point below) instead of with a major fault.
+ * Where a descending stream puts its readahead marker. The first window,
+ * read on the miss that detects the stream, marks the page (for THP the
+ * folio) right below the fault: the faulting page itself is mapped when
+ * the fault retries, so a marker there would never be hit. Every later
+ * window marks its top folio, the first one the reader enters, so the next
+ * window is read while the reader still has this whole one to go through:
+ * the lookahead forward readahead gets from marking a window's first page.
+ */
+#define RAP_MARK_BELOW_FAULT	2	/* async_size: page below the top one */
+#define RAP_MARK_TOP		1	/* async_size: the top page's folio */
+
+/*
+ * The window of up to @size pages that ends right below @top, clipped at
+ * index 0 and starting on a multiple of @align, so that a stream's windows
+ * are made of whole folios of the order it ramps to (forward readahead
+ * aligns the end of its windows for the same reason).
  */
 static bool rap_window_below(pgoff_t top, unsigned long size,
-			     unsigned int order, bool mark,
+			     unsigned int order, unsigned long align,
+			     unsigned long async_size,
 			     struct ra_policy_window *win)
 {
+	pgoff_t start;
+
 	if (!top || !size)
 		return false;
-	if (size > top)
-		size = top;
-	win->start = top - size;
-	win->size = size;
-	win->async_size = mark ? size : 0;
+	start = size < top ? top - size : 0;
+	if (start & (align - 1)) {
+		pgoff_t aligned = (start | (align - 1)) + 1;
+
+		if (aligned < top)
+			start = aligned;
+	}
+	win->start = start;
+	win->size = top - start;
+	win->async_size = async_size <= win->size ? async_size : 0;
 	win->order = order;
 	win->order_once = false;
 	return true;
@@ -118,7 +138,8 @@ static bool rap_descending_thp(const struct rap_settings *s,
 /*
  * descending_seq: on a VM_SEQ_READ miss whose page above is cached, read
  * the ra_pages window that ends at the faulting page: "window" with no
- * marker (seed 000 patch 3), "stream" with the marker at its low end.
+ * marker (seed 000 patch 3), "stream" with the marker right below the
+ * fault (rap_descending_async() reads on from there).
  */
 static bool rap_descending_seq(const struct rap_settings *s,
 			       const struct rap_fault *f,
@@ -130,15 +151,17 @@ static bool rap_descending_seq(const struct rap_settings *s,
 		return false;
 	if (!rap_descending(view, f->index, 1))
 		return false;
-	return rap_window_below(f->index + 1, f->ra_pages, 0,
-				s->descending_seq == RAP_DESC_SEQ_STREAM, win);
+	return rap_window_below(f->index + 1, f->ra_pages, 0, 1,
+				s->descending_seq == RAP_DESC_SEQ_STREAM ?
+				RAP_MARK_BELOW_FAULT : 0, win);
 }
 
 /*
  * descending_around: read-around (no madvise() hint) centres its window
  * on the fault, so a descending reader uses half of it. On a descending
- * miss read the ra_pages window that ends at the fault instead: "window"
- * with no marker, "stream" with the marker at its low end.
+ * miss read the ra_pages window that ends at the fault instead, of order-0
+ * folios like the first window of a forward stream: "window" with no
+ * marker, "stream" with the marker right below the fault.
  */
 static bool rap_descending_around(const struct rap_settings *s,
 				  const struct rap_fault *f,
@@ -150,26 +173,30 @@ static bool rap_descending_around(const struct rap_settings *s,
 		return false;
 	if (!rap_descending(view, f->index, 1))
 		return false;
-	return rap_window_below(f->index + 1, f->ra_pages, win->order,
-				s->descending_around == RAP_DESC_AROUND_STREAM,
-				win);
+	return rap_window_below(f->index + 1, f->ra_pages, 0, 1,
+				s->descending_around == RAP_DESC_AROUND_STREAM ?
+				RAP_MARK_BELOW_FAULT : 0, win);
 }
 
 /*
- * The "stream" values, on a hit of a readahead marker: if the marked folio
- * is the low end of a descending window (the folio above it cached, the
- * page below it not), read the next window below it, ramped up from the
- * last one, in whole folios for THP, marked at its low end again. Forward
- * streams never match: their marker has cached pages below it.
+ * The "stream" values, on a hit of a readahead marker: if the hit lies in
+ * the file's last window (ra->start, ra->size) and that window is the low
+ * end of what the cache holds (the page above it cached, the one below it
+ * not), the reader descends: read the next window below, ramped up as
+ * forward readahead ramps (window size by get_next_ra_size()'s steps up to
+ * ra_pages, folio order by 2 per window, start aligned to that order), in
+ * whole folios for THP, marked on its top folio. A forward stream's
+ * window has its previous window cached below it and never matches; THP
+ * streams also need the fault to enter its folio from above.
  */
 static bool rap_descending_async(const struct rap_settings *s,
 				 const struct rap_fault *f,
 				 const struct rap_cache_view *view,
 				 struct ra_policy_window *win)
 {
-	unsigned long unit = 1, max = f->ra_pages, size;
-	unsigned int order = 0;
-	pgoff_t marked;
+	unsigned long unit = 1, max = f->ra_pages, size, align;
+	pgoff_t top = f->ra_start;
+	unsigned int order;
 
 	if (f->point != RA_POLICY_ASYNC || !f->ra_pages)
 		return false;
@@ -184,21 +211,35 @@ static bool rap_descending_async(const struct rap_settings *s,
 	case RAP_MAP_SEQ:
 		if (s->descending_seq != RAP_DESC_SEQ_STREAM)
 			return false;
+		order = f->ra_order + 2;
 		break;
 	case RAP_MAP_AROUND:
 		if (s->descending_around != RAP_DESC_AROUND_STREAM)
 			return false;
+		order = f->ra_order + 2;
 		break;
 	default:
 		return false;
 	}
-	marked = f->index & ~(unit - 1);
-	if (!rap_enters_from_above(f->index, unit) ||
-	    !rap_descending(view, marked, unit))
+	if (!top || f->index < top || f->index - top >= f->ra_size)
 		return false;
-	size = rap_next_size(f->ra_size ? f->ra_size : unit, max);
-	size = size < unit ? unit : size & ~(unit - 1);
-	return rap_window_below(marked, size, order, true, win);
+	if (!rap_enters_from_above(f->index, unit) ||
+	    !view->has_folio(view->ctx, top + f->ra_size) ||
+	    view->has_folio(view->ctx, top - 1))
+		return false;
+	size = rap_next_size(f->ra_size, max);
+	if (unit > 1) {
+		size = size < unit ? unit : size & ~(unit - 1);
+		align = unit;
+	} else {
+		if (order > f->thp_order)
+			order = f->thp_order;
+		/* as page_cache_async_ra(): no larger than ra_pages allows */
+		align = 1UL << order;
+		while (align > 1 && (max & (align - 1)))
+			align >>= 1;
+	}
+	return rap_window_below(top, size, order, align, RAP_MARK_TOP, win);
 }
 
 /*

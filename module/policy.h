@@ -61,8 +61,11 @@ enum rap_mapping_kind {
 struct rap_fault {
 	enum ra_policy_point point;
 	enum rap_mapping_kind kind;
-	unsigned int thp_order;		/* folio order of RAP_MAP_THP reads */
-	unsigned long ra_size;		/* size of the file's last window */
+	/* folio order of RAP_MAP_THP reads: the mapping's largest, <= PMD */
+	unsigned int thp_order;
+	pgoff_t ra_start;		/* the file's last window: ra->start, */
+	unsigned long ra_size;		/* ra->size */
+	unsigned int ra_order;		/* and ra->order */
 	pgoff_t index;			/* the faulting page */
 	pgoff_t vma_start;		/* file index of the VMA's first page */
 	pgoff_t vma_end;		/* file index just past the VMA */

@@ -29,6 +29,7 @@ enum pattern_kind {
 	PAT_RANDOM,	/* arg: percent of pages in millionths of a percent */
 	PAT_VMASPLIT,	/* arg: number of VMAs, >= 1 */
 	PAT_MEMCPY,
+	PAT_MEMCPY_FORWARD,
 };
 
 /* random:P is kept as P * RANDOM_PCT_SCALE, so P has 6 decimals at most */

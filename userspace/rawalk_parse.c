@@ -12,7 +12,8 @@
 #include "rawalk.h"
 #include "util.h"
 
-#define PATTERNS "reverse, forward, stride:N, random:P, vmasplit:K, memcpy"
+#define PATTERNS \
+	"reverse, forward, stride:N, random:P, vmasplit:K, memcpy, memcpy-forward"
 #define ADVICES "normal, huge, seq, random, willneed"
 
 static void errf(char *err, size_t errlen, const char *fmt, ...)
@@ -48,6 +49,8 @@ void rawalk_usage(FILE *f)
 "                                     then read one byte per page forward\n"
 "                         memcpy      memmove() the whole mapping into a buffer\n"
 "                                     directly above it (glibc copies backwards)\n"
+"                         memcpy-forward  the same into a buffer directly below\n"
+"                                     it (glibc copies forwards)\n"
 "  --advice A           madvise() on the mapping: normal (default, no call),\n"
 "                       huge (MADV_HUGEPAGE), seq (MADV_SEQUENTIAL),\n"
 "                       random (MADV_RANDOM), willneed (MADV_WILLNEED)\n"
@@ -159,6 +162,8 @@ int parse_pattern(const char *s, struct pattern *p, char *err, size_t errlen)
 		res.kind = PAT_FORWARD;
 	} else if (!colon && !strcmp(s, "memcpy")) {
 		res.kind = PAT_MEMCPY;
+	} else if (!colon && !strcmp(s, "memcpy-forward")) {
+		res.kind = PAT_MEMCPY_FORWARD;
 	} else if (nlen == 6 && !strncmp(s, "stride", 6)) {
 		res.kind = PAT_STRIDE;
 		if (!arg) {
@@ -220,6 +225,9 @@ char *format_pattern(const struct pattern *p, char *buf, size_t len)
 		break;
 	case PAT_MEMCPY:
 		snprintf(buf, len, "memcpy");
+		break;
+	case PAT_MEMCPY_FORWARD:
+		snprintf(buf, len, "memcpy-forward");
 		break;
 	case PAT_STRIDE:
 		snprintf(buf, len, "stride:%" PRIu64, p->arg);

@@ -456,19 +456,23 @@ static char *reserve_aligned(size_t len)
 	return (char *)a;
 }
 
-static int map_file(struct walk *w, size_t extra)
+/*
+ * Map the file on a MAP_ALIGN boundary with @before bytes of address space
+ * reserved below it (a multiple of MAP_ALIGN) and @after bytes above it.
+ */
+static int map_file(struct walk *w, size_t before, size_t after)
 {
 	void *p;
 
-	w->region_len = w->len + extra;
+	w->region_len = before + w->len + after;
 	w->region = reserve_aligned(w->region_len);
 	if (!w->region) {
 		err_msg("cannot reserve %zu bytes of address space: %s",
 			w->region_len, strerror(errno));
 		return -1;
 	}
-	p = mmap(w->region, w->size, PROT_READ, MAP_PRIVATE | MAP_FIXED, w->fd,
-		 0);
+	p = mmap(w->region + before, w->size, PROT_READ,
+		 MAP_PRIVATE | MAP_FIXED, w->fd, 0);
 	if (p == MAP_FAILED) {
 		err_msg("mmap: %s", strerror(errno));
 		return -1;
@@ -492,7 +496,7 @@ static int setup_vmasplit(struct walk *w, uint64_t k, const char *file)
 			k, file, w->npages, w->npages);
 		return RAWALK_USAGE;
 	}
-	if (map_file(w, 0))
+	if (map_file(w, 0, 0))
 		return RAWALK_ERR;
 	seg = round_up_pow2((w->len + k - 1) / k, w->ps);
 	for (off = seg; off < w->len; off += 2 * seg) {
@@ -532,26 +536,39 @@ static int setup_vmasplit(struct walk *w, uint64_t k, const char *file)
  * The buffer is written once beforehand so its faults stay out of the
  * counts.  Like glibc's real backward path, the copy first loads the head
  * of the source (file page 0), then walks from the top down.
+ *
+ * memcpy-forward is the mirror image, the baseline that the backward copy
+ * is compared with: the buffer lies below the file and the source starts
+ * at the buffer's last page, so memmove() must copy forwards (bottom up).
+ * The file stays on a MAP_ALIGN boundary, so it can be mapped with PMDs.
+ *
+ *   region: [ gap | anonymous buffer, len + 1 page | file, len bytes ]
+ *                   ^dst                       ^src  ^map
  */
-static int setup_memcpy(struct walk *w)
+static int setup_memcpy(struct walk *w, bool forward)
 {
+	size_t buf = w->len + w->ps, below = 0;
+	char *at;
 	void *p;
 
-	if (w->len > (SIZE_MAX - w->ps) / 2) {
+	if (w->len > (SIZE_MAX - MAP_ALIGN - w->ps) / 2) {
 		err_msg("memcpy: file too large");
 		return RAWALK_ERR;
 	}
-	if (map_file(w, w->len + w->ps))
+	if (forward)
+		below = round_up_pow2(buf, MAP_ALIGN);
+	if (map_file(w, below, forward ? 0 : buf))
 		return RAWALK_ERR;
-	p = mmap(w->region + w->len, w->len + w->ps, PROT_READ | PROT_WRITE,
+	at = forward ? w->map - buf : w->map + w->len;
+	p = mmap(at, buf, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
 	if (p == MAP_FAILED) {
-		err_msg("memcpy: cannot map a %zu byte buffer: %s",
-			w->len + w->ps, strerror(errno));
+		err_msg("memcpy: cannot map a %zu byte buffer: %s", buf,
+			strerror(errno));
 		return RAWALK_ERR;
 	}
 	w->dst = p;
-	memset(w->dst, 0x5a, w->len + w->ps);
+	memset(w->dst, 0x5a, buf);
 	return RAWALK_OK;
 }
 
@@ -561,7 +578,9 @@ static int walk_setup(struct walk *w, const struct rawalk_opts *o)
 	case PAT_VMASPLIT:
 		return setup_vmasplit(w, o->pattern.arg, o->file);
 	case PAT_MEMCPY:
-		return setup_memcpy(w);
+		return setup_memcpy(w, false);
+	case PAT_MEMCPY_FORWARD:
+		return setup_memcpy(w, true);
 	case PAT_RANDOM:
 		w->npick = random_page_count(w->npages, o->pattern.arg);
 		w->pages = random_pages(w->npages, w->npick, o->seed);
@@ -574,7 +593,7 @@ static int walk_setup(struct walk *w, const struct rawalk_opts *o)
 	default:
 		break;
 	}
-	return map_file(w, 0) ? RAWALK_ERR : RAWALK_OK;
+	return map_file(w, 0, 0) ? RAWALK_ERR : RAWALK_OK;
 }
 
 static void walk_teardown(struct walk *w)
@@ -633,6 +652,15 @@ static uint64_t walk_memcpy(const struct walk *w)
 	return w->npages;
 }
 
+static uint64_t walk_memcpy_forward(const struct walk *w)
+{
+	void *(*volatile move)(void *, const void *, size_t) = memmove;
+
+	/* the source starts at the buffer's last page: dst < src, overlapping */
+	move(w->dst, w->map - w->ps, w->len + w->ps);
+	return w->npages;
+}
+
 static uint64_t walk_run(const struct walk *w, const struct pattern *p)
 {
 	switch (p->kind) {
@@ -647,6 +675,8 @@ static uint64_t walk_run(const struct walk *w, const struct pattern *p)
 		return walk_random(w);
 	case PAT_MEMCPY:
 		return walk_memcpy(w);
+	case PAT_MEMCPY_FORWARD:
+		return walk_memcpy_forward(w);
 	}
 	return 0;
 }
@@ -951,7 +981,8 @@ int rawalk_run(const struct rawalk_opts *o, struct report *r)
 	 * without swap, cannot be reclaimed: a smaller limit means an OOM
 	 * kill, which would also leave the cgroup behind.
 	 */
-	if (o->pattern.kind == PAT_MEMCPY && o->memcg_limit &&
+	if ((o->pattern.kind == PAT_MEMCPY ||
+	     o->pattern.kind == PAT_MEMCPY_FORWARD) && o->memcg_limit &&
 	    o->memcg_limit < w.len + w.ps + MEMCPY_MEMCG_SLACK) {
 		err_msg("--memcg-limit %" PRIu64 " is too small for memcpy: its %zu byte buffer is charged to the memcg; use at least %zu",
 			o->memcg_limit, w.len + w.ps,

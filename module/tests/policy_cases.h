@@ -474,13 +474,15 @@ static void rap_case_sample_arm(struct rap_test *t)
 	RAP_EXPECT(t, moved > 3300 && moved < 4200);
 }
 
+/* A marker hit at @index, the file's last window [@ra_start, +@ra_size) */
 static struct rap_fault rap_async_at(enum rap_mapping_kind kind, pgoff_t index,
-				     unsigned long ra_size)
+				     pgoff_t ra_start, unsigned long ra_size)
 {
 	struct rap_fault f = rap_fault_at(RA_POLICY_ASYNC, index);
 
 	f.kind = kind;
 	f.thp_order = RAP_THP_ORDER;
+	f.ra_start = ra_start;
 	f.ra_size = ra_size;
 	return f;
 }
@@ -518,7 +520,8 @@ static void rap_case_stream_thp_async_ramps_down(struct rap_test *t)
 	struct rap_settings s = { .descending_thp = RAP_DESC_THP_STREAM };
 	pgoff_t marked = 12 * RAP_THP_NR;
 	pgoff_t top = marked + RAP_THP_NR - 1;
-	struct rap_fault f = rap_async_at(RAP_MAP_THP, marked + 100,
+	/* the first window: the folio at 12 and the faulting one at 13 */
+	struct rap_fault f = rap_async_at(RAP_MAP_THP, marked + 100, marked,
 					  2 * RAP_THP_NR);
 	struct ra_policy_window win = rap_request_window(marked + 100);
 	unsigned int did;
@@ -535,16 +538,20 @@ static void rap_case_stream_thp_async_ramps_down(struct rap_test *t)
 	/* 2 folios ramp to ra_pages (2048 = 4 folios), in whole folios */
 	RAP_EXPECT(t, win.size == 4 * RAP_THP_NR);
 	RAP_EXPECT(t, win.start == marked - 4 * RAP_THP_NR);
-	RAP_EXPECT(t, win.async_size == win.size);
+	/* marked on its top folio, which the reader enters next */
+	RAP_EXPECT(t, win.async_size == 1);
 	RAP_EXPECT(t, win.order == RAP_THP_ORDER && !win.order_once);
-	/* and stays there */
-	f.ra_size = 4 * RAP_THP_NR;
-	win = rap_request_window(top);
+	/* and stays there: the reader enters that window's top folio */
+	rap_fake_fill(&c, marked - 4 * RAP_THP_NR, marked - 1);
+	f = rap_async_at(RAP_MAP_THP, marked - 1, marked - 4 * RAP_THP_NR,
+			 4 * RAP_THP_NR);
+	win = rap_request_window(marked - 1);
 	RAP_EXPECT(t, rap_decide_window(&s, &f, &v, &win, &did));
-	RAP_EXPECT(t, win.size == 4 * RAP_THP_NR);
+	RAP_EXPECT(t, win.start == marked - 8 * RAP_THP_NR);
+	RAP_EXPECT(t, win.size == 4 * RAP_THP_NR && win.async_size == 1);
 	/* ra_pages smaller than two folios still reads whole folios */
 	f.ra_pages = 32;
-	win = rap_request_window(top);
+	win = rap_request_window(marked - 1);
 	RAP_EXPECT(t, rap_decide_window(&s, &f, &v, &win, &did));
 	RAP_EXPECT(t, win.size == 2 * RAP_THP_NR);
 }
@@ -554,20 +561,93 @@ static void rap_case_stream_async_file_start(struct rap_test *t)
 	static struct rap_fake_cache c;
 	struct rap_cache_view v = rap_fake_view(&c);
 	struct rap_settings s = { .descending_seq = RAP_DESC_SEQ_STREAM };
-	struct rap_fault f = rap_async_at(RAP_MAP_SEQ, 100, 2048);
-	struct ra_policy_window win = rap_request_window(100);
+	struct rap_fault f = rap_async_at(RAP_MAP_SEQ, 2147, 100, 2048);
+	struct ra_policy_window win = rap_request_window(2147);
 	unsigned int did;
 
 	memset(&c, 0, sizeof(c));
 	rap_fake_fill(&c, 100, 4000);
 	/* clipped at index 0 */
 	RAP_EXPECT(t, rap_decide_window(&s, &f, &v, &win, &did));
-	RAP_EXPECT(t, win.start == 0 && win.size == 100 && win.async_size == 100);
-	/* the marker on page 0: nothing below, the stock async path runs */
+	RAP_EXPECT(t, win.start == 0 && win.size == 100 && win.async_size == 1);
+	/* the last window starts at page 0: nothing below, stock async runs */
 	rap_fake_fill(&c, 0, 99);
-	f = rap_async_at(RAP_MAP_SEQ, 0, 100);
-	win = rap_request_window(0);
+	f = rap_async_at(RAP_MAP_SEQ, 99, 0, 100);
+	win = rap_request_window(99);
 	RAP_EXPECT(t, !rap_decide_window(&s, &f, &v, &win, &did));
+}
+
+static void rap_case_stream_ramps_order_aligned(struct rap_test *t)
+{
+	static struct rap_fake_cache c;
+	struct rap_cache_view v = rap_fake_view(&c);
+	struct rap_settings s = { .descending_around = RAP_DESC_AROUND_STREAM };
+	/* a window of order-2 folios at 5003..7050, entered at its top */
+	struct rap_fault f = rap_async_at(RAP_MAP_AROUND, 7050, 5003, 2048);
+	struct ra_policy_window win = rap_request_window(7050);
+	unsigned int did;
+
+	memset(&c, 0, sizeof(c));
+	rap_fake_fill(&c, 5003, RAP_FAKE_PAGES - 1);
+	f.ra_order = 2;
+	RAP_EXPECT(t, rap_decide_window(&s, &f, &v, &win, &did));
+	RAP_EXPECT(t, did == RAP_DID_DESCENDING_AROUND);
+	/* order 2 + 2; 5003 - 2048 = 2955 rounded up to 16 pages */
+	RAP_EXPECT(t, win.order == 4 && !win.order_once);
+	RAP_EXPECT(t, win.start == 2960 && win.size == 5003 - 2960);
+	RAP_EXPECT(t, win.async_size == 1);
+	/* the order stops at the mapping's largest folio (here PMD) */
+	f.ra_order = RAP_THP_ORDER;
+	win = rap_request_window(7050);
+	RAP_EXPECT(t, rap_decide_window(&s, &f, &v, &win, &did));
+	RAP_EXPECT(t, win.order == RAP_THP_ORDER);
+	RAP_EXPECT(t, win.start == 3072 && win.size == 5003 - 3072);
+	/* and aligns no further than ra_pages allows (96 = 32 * 3) */
+	f.ra_pages = 96;
+	f.ra_size = 96;
+	f.index = 5003 + 95;
+	win = rap_request_window(f.index);
+	RAP_EXPECT(t, rap_decide_window(&s, &f, &v, &win, &did));
+	RAP_EXPECT(t, win.start == 4928 && win.size == 5003 - 4928);
+	/* a mapping without large folios stays at order 0 */
+	f.thp_order = 0;
+	win = rap_request_window(f.index);
+	RAP_EXPECT(t, rap_decide_window(&s, &f, &v, &win, &did));
+	RAP_EXPECT(t, win.order == 0 && win.start == 5003 - 96);
+	/* a hit outside the last window is someone else's marker */
+	f.index = 4000;
+	win = rap_request_window(4000);
+	RAP_EXPECT(t, !rap_decide_window(&s, &f, &v, &win, &did));
+}
+
+static void rap_case_stream_seq_at_eof(struct rap_test *t)
+{
+	static struct rap_fake_cache c;
+	struct rap_cache_view v = rap_fake_view(&c);
+	struct rap_settings s = { .descending_seq = RAP_DESC_SEQ_STREAM };
+	struct rap_fault f = rap_fault_at(RA_POLICY_SYNC_SEQ, RAP_FAKE_PAGES - 1);
+	struct ra_policy_window win = rap_request_window(RAP_FAKE_PAGES - 1);
+	unsigned int did;
+
+	/* the first fault of a reverse walk, at the last page: stock */
+	memset(&c, 0, sizeof(c));
+	RAP_EXPECT(t, !rap_decide_window(&s, &f, &v, &win, &did));
+	/* the next miss below the stock window: the stream starts */
+	rap_fake_fill(&c, RAP_FAKE_PAGES - 2048, RAP_FAKE_PAGES - 1);
+	f.index = RAP_FAKE_PAGES - 2049;
+	win = rap_request_window(f.index);
+	RAP_EXPECT(t, rap_decide_window(&s, &f, &v, &win, &did));
+	RAP_EXPECT(t, win.start == RAP_FAKE_PAGES - 4096 && win.size == 2048);
+	/* marked right below the fault, order 0 like a first window */
+	RAP_EXPECT(t, win.start + win.size - win.async_size == f.index - 1);
+	RAP_EXPECT(t, win.order == 0);
+	/* one page above index 0: a two-page window, still marked below */
+	memset(&c, 0, sizeof(c));
+	rap_fake_fill(&c, 2, 10);
+	f.index = 1;
+	win = rap_request_window(1);
+	RAP_EXPECT(t, rap_decide_window(&s, &f, &v, &win, &did));
+	RAP_EXPECT(t, win.start == 0 && win.size == 2 && win.async_size == 2);
 }
 
 static void rap_case_stream_ignores_forward_marks(struct rap_test *t)
@@ -582,12 +662,13 @@ static void rap_case_stream_ignores_forward_marks(struct rap_test *t)
 	enum rap_mapping_kind k;
 	unsigned int did;
 
-	/* a forward stream's marker: cached below it, nothing above */
+	/* a forward stream's window [2, 3) folios: cached below, not above */
 	memset(&c, 0, sizeof(c));
 	rap_fake_fill(&c, 0, 3 * RAP_THP_NR - 1);
 	for (k = RAP_MAP_AROUND; k <= RAP_MAP_THP; k++) {
 		/* entered from above, so only the cache decides */
-		struct rap_fault f = rap_async_at(k, 3 * RAP_THP_NR - 1, 1024);
+		struct rap_fault f = rap_async_at(k, 3 * RAP_THP_NR - 1,
+						  2 * RAP_THP_NR, RAP_THP_NR);
 		struct ra_policy_window win = rap_request_window(3 * RAP_THP_NR - 1);
 		struct ra_policy_window dflt = win;
 
@@ -598,7 +679,9 @@ static void rap_case_stream_ignores_forward_marks(struct rap_test *t)
 	rap_fake_fill(&c, 0, RAP_FAKE_PAGES - 1);
 	memset(&c, 0, 4 * RAP_THP_NR);
 	{
-		struct rap_fault f = rap_async_at(RAP_MAP_OTHER, 4 * RAP_THP_NR, 1024);
+		struct rap_fault f = rap_async_at(RAP_MAP_OTHER,
+						  5 * RAP_THP_NR - 1,
+						  4 * RAP_THP_NR, RAP_THP_NR);
 		struct ra_policy_window win = rap_request_window(4 * RAP_THP_NR);
 
 		RAP_EXPECT(t, !rap_decide_window(&s, &f, &v, &win, &did));
@@ -613,13 +696,13 @@ static void rap_case_stream_turns_around(struct rap_test *t)
 	static struct rap_fake_cache c;
 	struct rap_cache_view v = rap_fake_view(&c);
 	struct rap_settings s = { .descending_around = RAP_DESC_AROUND_STREAM };
-	struct rap_fault f = rap_async_at(RAP_MAP_AROUND, 3000, 2048);
-	struct ra_policy_window win = rap_request_window(3000);
+	struct rap_fault f = rap_async_at(RAP_MAP_AROUND, 5047, 3000, 2048);
+	struct ra_policy_window win = rap_request_window(5047);
 	unsigned int did;
 
-	/* descending from the end: the marker at 3000 reads 952..2999 */
+	/* descending: the marker atop 3000..5047 reads 952..2999 */
 	memset(&c, 0, sizeof(c));
-	rap_fake_fill(&c, 3000, 5047);
+	rap_fake_fill(&c, 3000, 6000);
 	RAP_EXPECT(t, rap_decide_window(&s, &f, &v, &win, &did));
 	RAP_EXPECT(t, did == RAP_DID_DESCENDING_AROUND);
 	RAP_EXPECT(t, win.start == 952 && win.size == 2048);
@@ -627,9 +710,9 @@ static void rap_case_stream_turns_around(struct rap_test *t)
 	 * the reader turned around and read upwards past the end: a marker
 	 * above with cached pages below is a forward stream's
 	 */
-	rap_fake_fill(&c, 5048, 6000);
-	f = rap_async_at(RAP_MAP_AROUND, 5500, 2048);
-	win = rap_request_window(5500);
+	rap_fake_fill(&c, 6001, 6600);
+	f = rap_async_at(RAP_MAP_AROUND, 6100, 6001, 512);
+	win = rap_request_window(6100);
 	RAP_EXPECT(t, !rap_decide_window(&s, &f, &v, &win, &did));
 }
 
@@ -651,11 +734,11 @@ static void rap_case_around_window_below(struct rap_test *t)
 	RAP_EXPECT(t, did == RAP_DID_DESCENDING_AROUND);
 	RAP_EXPECT(t, win.start == 5000 - 2047 && win.size == 2048);
 	RAP_EXPECT(t, win.async_size == 0);
-	/* stream marks the low end */
+	/* stream marks the page below the fault */
 	s.descending_around = RAP_DESC_AROUND_STREAM;
 	win = dflt;
 	RAP_EXPECT(t, rap_decide_window(&s, &f, &v, &win, &did));
-	RAP_EXPECT(t, win.async_size == 2048);
+	RAP_EXPECT(t, win.async_size == 2 && win.order == 0);
 	/* an ascending or random miss keeps the centred window */
 	memset(&c, 0, sizeof(c));
 	win = dflt;
@@ -699,6 +782,8 @@ static const struct rap_case rap_cases[] = {
 	{ "stream_thp_sync_marks_low_end", rap_case_stream_thp_sync_marks_low_end },
 	{ "stream_thp_async_ramps_down", rap_case_stream_thp_async_ramps_down },
 	{ "stream_async_file_start", rap_case_stream_async_file_start },
+	{ "stream_ramps_order_aligned", rap_case_stream_ramps_order_aligned },
+	{ "stream_seq_at_eof", rap_case_stream_seq_at_eof },
 	{ "stream_ignores_forward_marks", rap_case_stream_ignores_forward_marks },
 	{ "stream_turns_around", rap_case_stream_turns_around },
 	{ "around_window_below", rap_case_around_window_below },

@@ -97,7 +97,8 @@ static void test_parse_percent(void)
 static void test_parse_pattern(void)
 {
 	static const char *const good[] = {
-		"reverse", "forward", "memcpy", "stride:1", "stride:64",
+		"reverse", "forward", "memcpy", "memcpy-forward", "stride:1",
+		"stride:64",
 		"random:1", "random:0.5", "random:100", "random:0.000001",
 		"vmasplit:1", "vmasplit:64",
 	};
@@ -106,6 +107,7 @@ static void test_parse_pattern(void)
 		"stride:x", "stride:-1", "stride:1.5", "random", "random:",
 		"random:0", "random:0.0", "random:100.5", "random:101",
 		"random:abc", "vmasplit", "vmasplit:0", "memcpy:1", "REVERSE",
+		"memcpy-forward:1", "memcpy-backward",
 		"stride:99999999999999999999",
 	};
 	char err[256], buf[64];
@@ -769,10 +771,11 @@ static void test_binary(const char *bindir)
 		{ "random:100", "\"pages_touched\":256," },
 		{ "vmasplit:4", "\"file_vmas\":4," },
 		{ "memcpy", "\"pages_touched\":256," },
+		{ "memcpy-forward", "\"pages_touched\":256," },
 	};
 	static const char *const odd_patterns[] = {
 		"reverse", "forward", "stride:2", "random:50", "vmasplit:2",
-		"memcpy",
+		"memcpy", "memcpy-forward",
 	};
 	char rw[512], f[300], big[300], odd[300], empty[300], shm[300];
 	char *out;
