@@ -96,11 +96,29 @@ else
 fi
 cells=$(awk '$1 == "c" { print $2 ":" $3 }' "$matrix")
 
-# Whether the cell WORKLOAD:SETTING is to run.
+# o lines: "GLOB SETTING..." each
+only=$(awk '$1 == "o" { $1 = ""; print substr($0, 2) }' "$matrix")
+
+# Whether the cell WORKLOAD:SETTING is to run: the c lines if any, else
+# the o lines that match WORKLOAD (never on the unpatched kernel), else yes.
 wanted() {
-	[ -z "$cells" ] && return 0
-	[ "$2" = - ] && { echo "$cells" | grep -q "^$1:" ; return; }
-	echo "$cells" | grep -qx "$1:$2"
+	if [ -n "$cells" ]; then
+		[ "$2" = - ] && { echo "$cells" | grep -q "^$1:" ; return; }
+		echo "$cells" | grep -qx "$1:$2"
+		return
+	fi
+	_hit=0
+	for _line in $(echo "$only" | tr ' ' '|'); do
+		_glob=${_line%%|*} _sets="|${_line#*|}|"
+		# shellcheck disable=SC2254  # the glob is the matrix's pattern
+		case $1 in
+		$_glob)
+			_hit=1
+			case $_sets in *"|$2|"*) return 0 ;; esac
+			;;
+		esac
+	done
+	[ "$_hit" = 0 ]
 }
 
 # apply SETTING: every policy back to stock, then the setting's writes;

@@ -33,6 +33,23 @@ for advice in huge seq normal; do
 	tap $? "stream: $advice forward unchanged ($walk_major majflt, stock $fwd_major)"
 done
 
+# memcpy() out of a mapping into a buffer above it copies backwards (seed
+# 000's loader); copying into a buffer below it copies forwards. Backwards
+# with best, the copy takes at most 2 major faults more than forwards: the
+# head load of page 0 that glibc's backward path starts with, and the
+# first fault at the top, before any stream can be seen.
+for advice in huge normal; do
+	all_policies_off
+	walk "$advice" memcpy-forward "$f"
+	fwd_major=$walk_major fwd_ms=$(report wall_ms)
+	best
+	walk "$advice" memcpy "$f"
+	echo "# $advice: memcpy $walk_major majflt $(report wall_ms) ms, memcpy-forward $fwd_major majflt $fwd_ms ms"
+	[ "$walk_major" -le $((fwd_major + 2)) ] &&
+		[ "$walk_sectors" -le $((1048576 + SECTOR_SLACK)) ]
+	tap $? "stream: $advice memcpy 512M within 2 faults of memcpy-forward ($walk_major, $fwd_major), read once"
+done
+
 # No regression where descending detection must not fire: seed 000's other
 # access patterns. Faults may only drop (at most +1% or +3), MiB within 1%.
 g=$(testfile 256M)

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rapolicy_hostile: a readahead policy that returns broken windows, to
+ * test that the hook series checks a policy's window instead of trusting
+ * it (tests/guest/hostile_window.sh). Test-only; never load it elsewhere.
+ *
+ * The window it returns at every decision point is chosen by the "mode"
+ * parameter, fixed at load time.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/fs.h>
+#include <linux/limits.h>
+#include <linux/module.h>
+#include <linux/pagemap.h>
+#include <linux/readahead_policy.h>
+#include <linux/string.h>
+
+enum rap_hostile_mode {
+	HOSTILE_NONE,		/* keep every default window */
+	HOSTILE_ZERO_SIZE,	/* a window of no pages */
+	HOSTILE_BEYOND_EOF,	/* starts 1000 pages past EOF */
+	HOSTILE_WRAP,		/* start + size wraps around */
+	HOSTILE_HUGE_SIZE,	/* ULONG_MAX pages from the fault */
+	HOSTILE_ASYNC_OVER,	/* async_size larger than size */
+	HOSTILE_ORDER,		/* order 200, saved and one-off */
+	HOSTILE_MAX_INDEX_ZERO,	/* bound every read at index 0 */
+};
+
+static const char * const rap_hostile_modes[] = {
+	[HOSTILE_NONE] = "none",
+	[HOSTILE_ZERO_SIZE] = "zero_size",
+	[HOSTILE_BEYOND_EOF] = "beyond_eof",
+	[HOSTILE_WRAP] = "wrap",
+	[HOSTILE_HUGE_SIZE] = "huge_size",
+	[HOSTILE_ASYNC_OVER] = "async_over",
+	[HOSTILE_ORDER] = "order",
+	[HOSTILE_MAX_INDEX_ZERO] = "max_index_zero",
+};
+
+static char *mode = "none";
+module_param(mode, charp, 0444);
+MODULE_PARM_DESC(mode, "none, zero_size, beyond_eof, wrap, huge_size, async_over, order, max_index_zero");
+
+static int rap_hostile_mode;
+
+static bool rap_hostile_ra(const struct ra_policy_fault *fault,
+			   struct ra_policy_window *win)
+{
+	loff_t isize = i_size_read(fault->mapping->host);
+	pgoff_t eof = (isize + PAGE_SIZE - 1) >> PAGE_SHIFT;
+
+	switch (rap_hostile_mode) {
+	case HOSTILE_ZERO_SIZE:
+		win->size = 0;
+		return true;
+	case HOSTILE_BEYOND_EOF:
+		win->start = eof + 1000;
+		return true;
+	case HOSTILE_WRAP:
+		win->start = ULONG_MAX - 10;
+		win->size = 100;
+		return true;
+	case HOSTILE_HUGE_SIZE:
+		win->start = fault->vmf->pgoff;
+		win->size = ULONG_MAX;
+		win->async_size = 0;
+		return true;
+	case HOSTILE_ASYNC_OVER:
+		win->async_size = ULONG_MAX;
+		return true;
+	case HOSTILE_ORDER:
+		win->order = 200;
+		win->order_once = fault->point == RA_POLICY_SYNC_AROUND;
+		return true;
+	case HOSTILE_MAX_INDEX_ZERO:
+		win->max_index = 0;
+		return false;
+	default:
+		return false;
+	}
+}
+
+static const struct readahead_policy_ops rap_hostile_ops = {
+	.mmap_ra = rap_hostile_ra,
+	.owner = THIS_MODULE,
+};
+
+static int __init rap_hostile_init(void)
+{
+	rap_hostile_mode = match_string(rap_hostile_modes,
+					ARRAY_SIZE(rap_hostile_modes), mode);
+	if (rap_hostile_mode < 0) {
+		pr_err("unknown mode '%s'\n", mode);
+		return -EINVAL;
+	}
+	return readahead_policy_register(&rap_hostile_ops);
+}
+
+static void __exit rap_hostile_exit(void)
+{
+	readahead_policy_unregister(&rap_hostile_ops);
+}
+
+module_init(rap_hostile_init);
+module_exit(rap_hostile_exit);
+
+MODULE_DESCRIPTION("Test-only readahead policy that returns broken windows");
+MODULE_LICENSE("GPL");

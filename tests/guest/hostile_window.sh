@@ -1,0 +1,95 @@
+#!/bin/sh
+# The hook series checks a policy's window instead of trusting it (TAP).
+# rapolicy_hostile.ko returns one kind of broken window at every decision
+# point; the walks must complete, read each page of the file at most once,
+# and a refused window must leave the kernel's default: the counts of
+# mode=none (the same module, keeping every default window).
+. "$(dirname "$0")/lib.sh"
+
+# ra_pages 128: the kernel cuts a window to max(128, 2 << 9) = 1024 pages
+RA_KB=512
+SECTOR_SLACK=64
+FILE_SECTORS=131072	# 64 MiB
+WALKS="normal:reverse normal:forward huge:reverse seq:forward normal:random:5"
+
+rmmod rapolicy 2>/dev/null
+f=$(testfile 64M) || { tap 1 "create 64M"; exit 1; }
+
+load_hostile() {
+	rmmod rapolicy_hostile 2>/dev/null
+	modprobe rapolicy_hostile mode="$1"
+}
+
+# walks: every walk of $WALKS once; sets "<advice>_<pattern>" results in
+# $out as "major sectors" lines, fails if a walk fails
+walks() {
+	out=
+	for w in $WALKS; do
+		walk "${w%%:*}" "${w#*:}" "$f" || return 1
+		out="$out$w $walk_major $walk_sectors
+"
+	done
+}
+
+# same_as_none: every walk's faults within 1% and sectors within the
+# slack of mode=none's
+same_as_none() {
+	echo "$out" | while read -r w m s; do
+		[ -n "$w" ] || continue
+		set -- $(echo "$none" | sed -n "s/^$w //p")
+		ds=$((s - $2))
+		if [ "$m" -gt $(($1 + $1 / 100 + 1)) ] || [ "$m" -lt $(($1 - $1 / 100 - 1)) ] ||
+			[ "${ds#-}" -gt "$SECTOR_SLACK" ]; then
+			echo "# $w: $m majflt $s sectors, mode=none $1 $2"
+			exit 1
+		fi
+	done
+}
+
+# read_once: no walk read more than the file
+read_once() {
+	echo "$out" | while read -r w m s; do
+		[ -n "$w" ] || continue
+		if [ "$s" -gt $((FILE_SECTORS + SECTOR_SLACK)) ]; then
+			echo "# $w: $s sectors, more than the file"
+			exit 1
+		fi
+	done
+}
+
+check "hostile policy rejects an unknown mode" sh -c '! modprobe rapolicy_hostile mode=sideways 2>/dev/null'
+load_hostile none && walks
+tap $? "hostile mode=none: walks complete"
+none=$out
+echo "$none" | sed '/^$/d; s/^/# none: /'
+
+for mode in zero_size beyond_eof wrap; do
+	load_hostile "$mode" && walks && same_as_none
+	tap $? "hostile $mode: refused, the default window is read"
+done
+
+for mode in async_over order huge_size; do
+	load_hostile "$mode" && walks && read_once
+	tap $? "hostile $mode: walks complete, each page read at most once"
+	echo "$out" | sed '/^$/d; s/^/# '"$mode"': /'
+done
+
+# huge_size asks for ULONG_MAX pages at every fault; a walk that touches
+# two pages must read at most two windows of 1024 pages (16384 sectors),
+# not the whole file.
+load_hostile huge_size
+walk normal random:0.01 "$f"
+[ "$(report pages_touched)" -le 2 ] && [ "$walk_sectors" -le $((2 * 8192 + SECTOR_SLACK)) ]
+tap $? "hostile huge_size: cut down to 1024 pages ($walk_sectors sectors for $(report pages_touched) pages)"
+
+# max_index 0 on every read: raised to the faulting page, so read-around
+# still reads the half of its window below the fault; trusted, every page
+# of a reverse walk would be a major fault (16384).
+load_hostile max_index_zero
+walk normal reverse "$f"
+base=$(echo "$none" | sed -n 's/^normal:reverse \([0-9]*\) .*/\1/p')
+[ "$walk_major" -le $((2 * base)) ]
+tap $? "hostile max_index_zero: never below the faulting page ($walk_major majflt, default $base)"
+
+rmmod rapolicy_hostile
+tap $? "hostile policy unloads"
