@@ -20,6 +20,7 @@ for advice in huge seq normal; do
 	all_policies_off
 	walk "$advice" forward "$f"
 	fwd_major=$walk_major fwd_sectors=$walk_sectors fwd_ms=$(report wall_ms)
+	fwd_pmd=$walk_pmd_kb
 	best
 	walk "$advice" reverse "$f"
 	ms=$(report wall_ms)
@@ -28,6 +29,9 @@ for advice in huge seq normal; do
 	tap $? "stream: $advice reverse 512M takes <= 4 major faults ($walk_major)"
 	[ "$walk_sectors" -ge 1048576 ] && [ "$walk_sectors" -le $((1048576 + SECTOR_SLACK)) ]
 	tap $? "stream: $advice reverse reads 512 MiB once ($walk_sectors sectors)"
+	# the windows ramp to PMD-sized folios as forward readahead's do
+	[ "$walk_pmd_kb" -ge $((fwd_pmd * 9 / 10)) ]
+	tap $? "stream: $advice reverse maps ${walk_pmd_kb} KiB with PMDs (forward ${fwd_pmd})"
 	walk "$advice" forward "$f"
 	[ "$walk_major" = "$fwd_major" ] && [ "$walk_sectors" = "$fwd_sectors" ]
 	tap $? "stream: $advice forward unchanged ($walk_major majflt, stock $fwd_major)"
