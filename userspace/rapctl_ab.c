@@ -228,24 +228,6 @@ int rapctl_parse_salt(const char *s, uint64_t *out)
 /* ------------------------------------------------------------------ */
 /* Reading the A/B state */
 
-/* The current value of bracket file rel (or its text), malloc'ed */
-static int read_choice(const char *rel, char **out)
-{
-	struct rapctl_policy p = { 0 };
-	char *text;
-	int err = rapctl_read(RAPCTL_ROOT_SYS, rel, &text);
-
-	if (err)
-		return err;
-	if (!rapctl_parse_choices(text, &p)) {
-		free(text);
-		text = strdup(rapctl_policy_current(&p));
-		rapctl_policy_free(&p);
-	}
-	*out = text;
-	return text ? 0 : -ENOMEM;
-}
-
 /* A decimal file of ab/; 0, -errno or -EINVAL */
 static int read_u64(const char *rel, uint64_t *v)
 {
@@ -279,7 +261,7 @@ static int assign_read(struct rapctl_ab_assign *as, const char **bad)
 
 	memset(as, 0, sizeof(*as));
 	*bad = "ab/mode";
-	err = read_choice(*bad, &mode);
+	err = rapctl_read_value(*bad, &mode);
 	if (err)
 		return err;
 	snprintf(as->mode, sizeof(as->mode), "%s", mode);
@@ -530,7 +512,7 @@ static int plan_add(struct assign_plan *p, const char *name, const char *to)
 
 	snprintf(u->rel, sizeof(u->rel), "ab/%s", name);
 	if (!strcmp(name, "mode"))
-		err = read_choice(u->rel, &p->old[p->n]);
+		err = rapctl_read_value(u->rel, &p->old[p->n]);
 	else
 		err = rapctl_read(RAPCTL_ROOT_SYS, u->rel, &p->old[p->n]);
 	if (err)

@@ -109,6 +109,23 @@ int rapctl_parse_choices(const char *text, struct rapctl_policy *p)
 	return err;
 }
 
+int rapctl_read_value(const char *rel, char **out)
+{
+	struct rapctl_policy p = { 0 };
+	char *text;
+	int err = rapctl_read(RAPCTL_ROOT_SYS, rel, &text);
+
+	if (err)
+		return err;
+	if (!rapctl_parse_choices(text, &p)) {
+		free(text);
+		text = strdup(rapctl_policy_current(&p));
+		rapctl_policy_free(&p);
+	}
+	*out = text;
+	return text ? 0 : -ENOMEM;
+}
+
 static void set_bad(char *bad, size_t badlen, const char *dir, const char *name)
 {
 	if (bad && badlen)
