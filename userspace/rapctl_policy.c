@@ -310,8 +310,14 @@ static int plan_pair(const struct rapctl_policies *ps, const char *pair,
 	char name[256], list[1024];
 	int v;
 
-	if (!eq || eq == pair || !eq[1] || (size_t)(eq - pair) >= sizeof(name)) {
+	if (!eq || eq == pair || !eq[1]) {
 		fprintf(err, "rapolicyctl: '%s' is not POLICY=VALUE\n", pair);
+		return 1;
+	}
+	if ((size_t)(eq - pair) >= sizeof(name)) {
+		rapctl_policy_names(ps, list, sizeof(list));
+		fprintf(err, "rapolicyctl: unknown policy '%.32s...' (%zu bytes): known policies: %s\n",
+			pair, (size_t)(eq - pair), list);
 		return 1;
 	}
 	memcpy(name, pair, (size_t)(eq - pair));
