@@ -667,6 +667,12 @@ int main(void)
 {
 	char boot[300];
 
+	/*
+	 * Thousands of runs rewrite the tree: on ext4 each truncating
+	 * rewrite flushes (auto_da_alloc), 50 s here against 2 s in tmpfs
+	 */
+	if (!getenv("TMPDIR") && !access("/dev/shm", W_OK))
+		setenv("TMPDIR", "/dev/shm", 1);
 	if (test_begin("rapctl-hostile-test"))
 		return 1;
 	make_trees();
