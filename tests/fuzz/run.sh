@@ -34,8 +34,9 @@ if ! probe; then
 	echo "1..1"
 	exit 0
 fi
-if ! make -s -C "$here" BUILD="$build" all >"$build/fuzz-build.log" 2>&1; then
-	sed 's/^/# /' "$build/fuzz-build.log"
+mkdir -p "$fz"
+if ! make -s -C "$here" BUILD="$build" all >"$fz/build.log" 2>&1; then
+	sed 's/^/# /' "$fz/build.log"
 	echo "not ok 1 - fuzz: the harnesses build"
 	echo "1..1"
 	exit 1
