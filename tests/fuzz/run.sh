@@ -35,7 +35,7 @@ if ! probe; then
 	exit 0
 fi
 mkdir -p "$fz"
-if ! make -s -C "$here" BUILD="$build" all >"$fz/build.log" 2>&1; then
+if ! make -s -j"$(nproc)" -C "$here" BUILD="$build" all >"$fz/build.log" 2>&1; then
 	sed 's/^/# /' "$fz/build.log"
 	echo "not ok 1 - fuzz: the harnesses build"
 	echo "1..1"
