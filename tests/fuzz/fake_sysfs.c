@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* A fake rapolicy sysfs directory in memory (see fake_sysfs.h) */
 #include <errno.h>
+#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,6 +144,23 @@ static int mkfile(const char *dir, const char *rel)
 	return f && !fclose(f) ? 0 : -1;
 }
 
+static char top[64];
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+/* The temporary tree goes when the fuzzer exits */
+static void remove_tree(void)
+{
+	if (*top)
+		nftw(top, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 static int make_tree(void)
 {
 	char tmpl[] = "/tmp/rapfuzz.XXXXXX", rel[PATH_MAX];
@@ -150,6 +168,8 @@ static int make_tree(void)
 
 	if (!mkdtemp(tmpl))
 		return -1;
+	snprintf(top, sizeof(top), "%s", tmpl);
+	atexit(remove_tree);
 	snprintf(fake_sys, sizeof(fake_sys), "%s/sys", tmpl);
 	snprintf(fake_proc, sizeof(fake_proc), "%s/proc", tmpl);
 	for (i = 0; i < fake_nr_files; i++) {
