@@ -9,7 +9,9 @@ BUILD := $(TOP)/build
 KERNEL_SCRIPT := $(TOP)/tests/kernel/build-kernel.sh
 
 .PHONY: all kernel kernel-stock module userspace vm-prereqs check demo bench \
-	bench-smoke install clean help
+	bench-smoke fuzz install clean help
+
+FUZZ_SECONDS ?= 600
 
 all: userspace
 
@@ -22,6 +24,7 @@ help:
 	@echo "make demo          boot the patched kernel and compare policies off/on"
 	@echo "make bench         seed workloads x policy settings, stock 7.3.4 and patched, in QEMU (~17 min): docs/BENCHMARKS.md"
 	@echo "make bench-smoke   one small bench cell per setting (TAP, < 1 min)"
+	@echo "make fuzz          each libFuzzer target for FUZZ_SECONDS (default 600), random seed"
 	@echo "make install       install rapolicyctl, rawalk, man pages, completion"
 
 kernel:
@@ -57,6 +60,9 @@ bench:
 
 bench-smoke:
 	@bash tests/bench/bench.sh --smoke
+
+fuzz:
+	@FUZZ_SEED=$${FUZZ_SEED:-0} $(MAKE) -s -C tests/fuzz run BUILD=$(BUILD) FUZZ_SECONDS=$(FUZZ_SECONDS)
 
 install: userspace
 	@$(MAKE) -s -C userspace BUILD=$(BUILD) install

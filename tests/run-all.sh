@@ -37,6 +37,9 @@ mkdir -p build
 run_suite style bash tests/style.sh
 run_suite unit-policy bash tests/unit/run.sh
 run_suite unit-userspace make -s -C userspace test BUILD="$top/build"
+run_suite unit-userspace-asan make -s -C userspace test-asan BUILD="$top/build"
+run_suite unit-userspace-valgrind make -s -C userspace test-valgrind BUILD="$top/build"
+run_suite fuzz env FUZZ_SECONDS="${FUZZ_SECONDS:-15}" bash tests/fuzz/run.sh
 run_suite kernel bash tests/kernel/test-kernel.sh
 run_suite dkms bash tests/dkms.sh
 run_suite vm bash tests/vm/run-guest-tests.sh

@@ -42,6 +42,12 @@ struct rapctl_policies {
 int rapctl_parse_choices(const char *text, struct rapctl_policy *p);
 /* Free p's name and values */
 void rapctl_policy_free(struct rapctl_policy *p);
+/*
+ * The value of file rel under the module's directory: the current one of
+ * a bracket file, else its text (trailing newlines and blanks removed),
+ * malloc'ed.  Returns 0 or -errno.
+ */
+int rapctl_read_value(const char *rel, char **out);
 
 /*
  * Load every policy of a policy set: the regular files of dir (under the

@@ -228,8 +228,8 @@ int rapctl_parse_salt(const char *s, uint64_t *out)
 /* ------------------------------------------------------------------ */
 /* Reading the A/B state */
 
-/* The current value of bracket file rel (or its text), malloc'ed */
-static int read_choice(const char *rel, char **out)
+/* The current value of ab/mode, malloc'ed; 0, -errno or -EINVAL (no brackets) */
+static int read_mode(const char *rel, char **out)
 {
 	struct rapctl_policy p = { 0 };
 	char *text;
@@ -237,13 +237,13 @@ static int read_choice(const char *rel, char **out)
 
 	if (err)
 		return err;
-	if (!rapctl_parse_choices(text, &p)) {
-		free(text);
-		text = strdup(rapctl_policy_current(&p));
-		rapctl_policy_free(&p);
-	}
-	*out = text;
-	return text ? 0 : -ENOMEM;
+	err = rapctl_parse_choices(text, &p);
+	free(text);
+	if (err)
+		return err;
+	*out = strdup(rapctl_policy_current(&p));
+	rapctl_policy_free(&p);
+	return *out ? 0 : -ENOMEM;
 }
 
 /* A decimal file of ab/; 0, -errno or -EINVAL */
@@ -279,7 +279,7 @@ static int assign_read(struct rapctl_ab_assign *as, const char **bad)
 
 	memset(as, 0, sizeof(*as));
 	*bad = "ab/mode";
-	err = read_choice(*bad, &mode);
+	err = read_mode(*bad, &mode);
 	if (err)
 		return err;
 	snprintf(as->mode, sizeof(as->mode), "%s", mode);
@@ -299,19 +299,27 @@ static int assign_read(struct rapctl_ab_assign *as, const char **bad)
 	return err;
 }
 
+/* An error reading file rel of ab/: says what is wrong; RAPCTL_ERR */
+static int ab_file_error(struct rapctl_ctx *c, int err, const char *rel)
+{
+	char path[PATH_MAX];
+
+	if (err != -EINVAL)
+		return rapctl_io_error(c, err, "reading", rel);
+	rapctl_path(path, sizeof(path), RAPCTL_ROOT_SYS, rel);
+	rapctl_errmsg(c, "%s: %s", path, !strcmp(rel, "ab/mode") ?
+		      "not a list of values with the current one in brackets" :
+		      "not a decimal number");
+	return RAPCTL_ERR;
+}
+
 /* The assignment, or RAPCTL_ERR with the error printed */
 static int load_assign(struct rapctl_ctx *c, struct rapctl_ab_assign *as)
 {
-	char path[PATH_MAX];
 	const char *bad;
 	int err = assign_read(as, &bad);
 
-	if (err == -EINVAL) {
-		rapctl_path(path, sizeof(path), RAPCTL_ROOT_SYS, bad);
-		rapctl_errmsg(c, "%s: not a decimal number", path);
-		return RAPCTL_ERR;
-	}
-	return err ? rapctl_io_error(c, err, "reading", bad) : 0;
+	return err ? ab_file_error(c, err, bad) : 0;
 }
 
 int rapctl_status_ab(struct rapctl_ctx *c)
@@ -480,7 +488,13 @@ static int resolve_cgroup(struct rapctl_ctx *c, const char *arg, char *cg,
 
 	if (ret)
 		return ret;
-	if (rapctl_cgroup_path(arg, mnt, cg, size)) {
+	ret = rapctl_cgroup_path(arg, mnt, cg, size);
+	if (ret == -ENAMETOOLONG) {
+		rapctl_errmsg(c, "cgroup path too long (%zu bytes); nothing was changed",
+			      strlen(arg));
+		return RAPCTL_USAGE;
+	}
+	if (ret) {
 		rapctl_errmsg(c, "'%s' is not a cgroup path: give it from the cgroup2 root, as in /proc/PID/cgroup (e.g. /batch), or under the cgroup2 mount %s, without . or ..; nothing was changed",
 			      arg, mnt);
 		return RAPCTL_USAGE;
@@ -522,17 +536,27 @@ static void plan_free(struct assign_plan *p)
 		free(p->old[i]);
 }
 
-/* Add the write of to to ab/name, reading the old value; 0 or -errno */
+/*
+ * Add the write of to to ab/name, reading the old value, which must be
+ * what the module shows (a rollback writes it back); 0 or -errno
+ * (-EINVAL: not a bracket list or not a decimal number)
+ */
 static int plan_add(struct assign_plan *p, const char *name, const char *to)
 {
 	struct rapctl_update *u = &p->u[p->n];
+	uint64_t v;
 	int err;
 
 	snprintf(u->rel, sizeof(u->rel), "ab/%s", name);
 	if (!strcmp(name, "mode"))
-		err = read_choice(u->rel, &p->old[p->n]);
+		err = read_mode(u->rel, &p->old[p->n]);
 	else
 		err = rapctl_read(RAPCTL_ROOT_SYS, u->rel, &p->old[p->n]);
+	if (!err && strcmp(name, "mode") && strcmp(name, "cgroup") &&
+	    parse_u64(p->old[p->n], &v)) {
+		free(p->old[p->n]);
+		err = -EINVAL;
+	}
 	if (err)
 		return err;
 	u->name = name;
@@ -582,7 +606,7 @@ static int ab_assign(struct rapctl_ctx *c, int argc, char **argv)
 		return ret;
 	err = plan_assign(&p, &a);
 	if (err)
-		ret = rapctl_io_error(c, err, "reading", p.u[p.n].rel);
+		ret = ab_file_error(c, err, p.u[p.n].rel);
 	else
 		ret = rapctl_apply_updates(c, p.u, p.n,
 			"some A/B settings stay changed: check with 'rapolicyctl ab status'");

@@ -56,7 +56,7 @@ struct rapctl_ab_arm {
 	uint64_t sync_miss;		/* 0 for a counter the arm lacks */
 	uint64_t mmap_hit;
 	uint64_t pages_requested;
-	uint64_t mmap_faults;		/* sync_miss + mmap_hit */
+	uint64_t mmap_faults;		/* sync_miss + mmap_hit (at most 2^64-1) */
 	struct rapctl_rate major_rate;	/* 1000 * sync_miss / mmap_faults */
 	struct rapctl_rate pages_rate;	/* pages_requested / sync_miss */
 };

@@ -32,13 +32,19 @@ static struct rapctl_rate quotient(double num, double den)
 	return q;
 }
 
+/* a + b, or UINT64_MAX: counters read from files can be anything */
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	return a + b < a ? UINT64_MAX : a + b;
+}
+
 static void arm_compute(struct rapctl_ab_arm *arm, const struct rapctl_stats *st)
 {
 	arm->st = st;
 	arm->sync_miss = rapctl_stat_value(st, "sync_miss");
 	arm->mmap_hit = rapctl_stat_value(st, "mmap_hit");
 	arm->pages_requested = rapctl_stat_value(st, "pages_requested");
-	arm->mmap_faults = arm->sync_miss + arm->mmap_hit;
+	arm->mmap_faults = sat_add(arm->sync_miss, arm->mmap_hit);
 	arm->major_rate = quotient(1000.0 * (double)arm->sync_miss,
 				   (double)arm->mmap_faults);
 	arm->pages_rate = quotient((double)arm->pages_requested,
@@ -75,7 +81,7 @@ static void add_reason(char *buf, size_t size, int *n, const char *fmt, ...)
 /* Why the counts are too few, into r->verdict; false if they are enough */
 static bool too_few(struct rapctl_ab_report *r)
 {
-	uint64_t misses = r->arm[0].sync_miss + r->arm[1].sync_miss;
+	uint64_t misses = sat_add(r->arm[0].sync_miss, r->arm[1].sync_miss);
 	int i, n = 0;
 
 	strcpy(r->verdict, "not enough data: ");

@@ -61,6 +61,9 @@ int rapctl_io_error(struct rapctl_ctx *c, int err, const char *what, const char 
 	rapctl_path(path, sizeof(path), RAPCTL_ROOT_SYS, rel);
 	if (err == -EACCES || err == -EPERM)
 		rapctl_errmsg(c, "permission denied: run as root (%s %s)", what, path);
+	else if (err == -EILSEQ)
+		rapctl_errmsg(c, "%s %s: not one line of text (control characters or NUL bytes)",
+			      what, path);
 	else
 		rapctl_errmsg(c, "%s %s: %s", what, path, strerror(-err));
 	return RAPCTL_ERR;
@@ -461,6 +464,24 @@ static size_t roll_back(struct rapctl_ctx *c, const struct rapctl_update *u,
 	return failed;
 }
 
+/*
+ * Whether the file of a failed write no longer shows its old value: a
+ * short write (sysfs stores the value and returns fewer bytes) or a store
+ * that failed after it changed something.  A file that cannot be read
+ * back may have changed too.
+ */
+static bool write_landed(const struct rapctl_update *u)
+{
+	bool landed = true;
+	char *now;
+
+	if (!rapctl_read_value(u->rel, &now)) {
+		landed = strcmp(now, u->from) != 0;
+		free(now);
+	}
+	return landed;
+}
+
 int rapctl_apply_updates(struct rapctl_ctx *c, const struct rapctl_update *u,
 			 size_t n, const char *stay)
 {
@@ -474,7 +495,8 @@ int rapctl_apply_updates(struct rapctl_ctx *c, const struct rapctl_update *u,
 		if (!err)
 			continue;
 		write_failed(c, &u[i], err);
-		if (roll_back(c, u, i))
+		/* the failed file itself is undone too if the write landed */
+		if (roll_back(c, u, i + write_landed(&u[i])))
 			rapctl_errmsg(c, "%s", stay);
 		else
 			rapctl_errmsg(c, "nothing was changed");

@@ -82,8 +82,10 @@ struct rapctl_update {
  * Write u[0..n) in order, skipping those whose value does not change (an
  * empty value is written as a newline, which the module reads as empty).
  * If a write fails: report it, write the old values of the ones already
- * written back (newest first, each reported), then "nothing was changed"
- * or, if an undo failed too, stay.  Returns 0 or RAPCTL_ERR.
+ * written back (newest first, each reported), and of the failed one too
+ * if it no longer shows its old value (a short write lands), then
+ * "nothing was changed" or, if an undo failed too, stay.  Returns 0 or
+ * RAPCTL_ERR.
  */
 int rapctl_apply_updates(struct rapctl_ctx *c, const struct rapctl_update *u,
 			 size_t n, const char *stay);

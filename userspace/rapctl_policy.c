@@ -109,6 +109,23 @@ int rapctl_parse_choices(const char *text, struct rapctl_policy *p)
 	return err;
 }
 
+int rapctl_read_value(const char *rel, char **out)
+{
+	struct rapctl_policy p = { 0 };
+	char *text;
+	int err = rapctl_read(RAPCTL_ROOT_SYS, rel, &text);
+
+	if (err)
+		return err;
+	if (!rapctl_parse_choices(text, &p)) {
+		free(text);
+		text = strdup(rapctl_policy_current(&p));
+		rapctl_policy_free(&p);
+	}
+	*out = text;
+	return text ? 0 : -ENOMEM;
+}
+
 static void set_bad(char *bad, size_t badlen, const char *dir, const char *name)
 {
 	if (bad && badlen)
@@ -293,8 +310,14 @@ static int plan_pair(const struct rapctl_policies *ps, const char *pair,
 	char name[256], list[1024];
 	int v;
 
-	if (!eq || eq == pair || !eq[1] || (size_t)(eq - pair) >= sizeof(name)) {
+	if (!eq || eq == pair || !eq[1]) {
 		fprintf(err, "rapolicyctl: '%s' is not POLICY=VALUE\n", pair);
+		return 1;
+	}
+	if ((size_t)(eq - pair) >= sizeof(name)) {
+		rapctl_policy_names(ps, list, sizeof(list));
+		fprintf(err, "rapolicyctl: unknown policy '%.32s...' (%zu bytes): known policies: %s\n",
+			pair, (size_t)(eq - pair), list);
 		return 1;
 	}
 	memcpy(name, pair, (size_t)(eq - pair));

@@ -21,10 +21,20 @@ static char roots[RAPCTL_NR_ROOTS][PATH_MAX] = {
 	[RAPCTL_ROOT_BOOT] = "/boot",
 };
 
+/* A NUL byte in a file is never text: -EILSEQ */
 static int real_read(const char *path, char **out)
 {
-	*out = read_file(path, NULL);
-	return *out ? 0 : -errno;
+	size_t len;
+
+	*out = read_file(path, &len);
+	if (!*out)
+		return -errno;
+	if (strlen(*out) != len) {
+		free(*out);
+		*out = NULL;
+		return -EILSEQ;
+	}
+	return 0;
 }
 
 /*
@@ -76,6 +86,15 @@ int rapctl_path(char *buf, size_t size, enum rapctl_root root, const char *rel)
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
+/* Control bytes (but tabs) in what should be one line of text */
+static bool has_control(const char *s)
+{
+	for (; *s; s++)
+		if (((unsigned char)*s < 0x20 && *s != '\t') || *s == 0x7f)
+			return true;
+	return false;
+}
+
 int rapctl_read(enum rapctl_root root, const char *rel, char **out)
 {
 	char path[PATH_MAX];
@@ -91,6 +110,11 @@ int rapctl_read(enum rapctl_root root, const char *rel, char **out)
 	len = strlen(*out);
 	while (len && ((*out)[len - 1] == '\n' || (*out)[len - 1] == ' '))
 		(*out)[--len] = '\0';
+	if (root == RAPCTL_ROOT_SYS && has_control(*out)) {
+		free(*out);
+		*out = NULL;
+		return -EILSEQ;
+	}
 	return 0;
 }
 

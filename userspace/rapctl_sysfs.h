@@ -45,7 +45,12 @@ const char *rapctl_get_root(enum rapctl_root root);
  */
 int rapctl_path(char *buf, size_t size, enum rapctl_root root, const char *rel);
 
-/* Read a file, trailing newlines and spaces removed; 0 or -errno */
+/*
+ * Read a file, trailing newlines and spaces removed; 0 or -errno.
+ * -EILSEQ for a file with a NUL byte, or, under RAPCTL_ROOT_SYS, with a
+ * control byte other than a tab left: the module's files are one line of
+ * text, and what is read ends up in messages.
+ */
 int rapctl_read(enum rapctl_root root, const char *rel, char **out);
 
 /* Write s to a file under the rapolicy directory; 0 or -errno */
