@@ -93,7 +93,7 @@ static bool rap_window_below(pgoff_t top, unsigned long size,
 	if (start & (align - 1)) {
 		pgoff_t aligned = (start | (align - 1)) + 1;
 
-		if (aligned < top)
+		if (aligned > start && aligned < top)
 			start = aligned;
 	}
 	win->start = start;

@@ -125,15 +125,23 @@ static void kernel_window(struct fz *fz, struct input *in)
 		w->start = f->index;
 		w->size = f->ra_pages;
 		break;
+	case RA_POLICY_SYNC_EXEC:
+		/* exec_folio_order(), no marker */
+		w->order = fz_u8(fz) % (MAX_ORDER_K + 1);
+		w->start = f->index & ~((1UL << w->order) - 1);
+		w->size = f->ra_pages;
+		break;
 	default:
-		/* read-around: centred on the fault, ra->order from before */
+		/* read-around: centred on the fault, order 0 */
 		w->start = f->index > f->ra_pages / 2 ? f->index - f->ra_pages / 2 : 0;
 		w->size = f->ra_pages;
 		w->async_size = f->ra_pages / 4;
-		w->order = fz_u8(fz) % (MAX_ORDER_K + 1);
 		break;
 	}
 	f->ra_size = ra_size;
+	/* the file's last window, which a marker hit mostly lies in */
+	f->ra_start = f->index - fz_scaled(fz) % (f->index + 1);
+	f->ra_order = fz_u8(fz) % (MAX_ORDER_K + 1);
 }
 
 static void decode_kernel(struct fz *fz, struct input *in)
@@ -173,6 +181,8 @@ static void decode_wide(struct fz *fz, struct input *in)
 	f->vma_end = fz_u64(fz, 8);
 	f->ra_pages = fz_u64(fz, 8);
 	f->ra_size = fz_u64(fz, 8);
+	f->ra_start = fz_u64(fz, 8);
+	f->ra_order = fz_u8(fz) % 64;
 	f->fault_around_pages = fz_u64(fz, 8);
 	w->start = fz_u64(fz, 8);
 	w->size = fz_u64(fz, 8);
@@ -247,22 +257,54 @@ static void check_descending(const struct input *in, const struct ra_policy_wind
 			 w->start + in->nr == (f->index & ~(in->nr - 1)),
 			 "THP window " WIN_FMT " for index %lu", WIN_ARGS(w), f->index);
 		FZ_CHECK(w->order == f->thp_order, "THP order %u", w->order);
+		FZ_CHECK(w->async_size == (in->s.descending_thp == RAP_DESC_THP_STREAM ?
+					    w->size : 0),
+			 "THP window " WIN_FMT " marked wrong", WIN_ARGS(w));
 	} else if (f->point == RA_POLICY_ASYNC) {
-		FZ_CHECK(end <= (f->index & ~(unit - 1)),
-			 "async window " WIN_FMT " reaches the marker %lu",
-			 WIN_ARGS(w), f->index);
-		FZ_CHECK(w->start % unit == 0 && w->size % unit == 0,
-			 "async window " WIN_FMT " not in folios of %lu",
-			 WIN_ARGS(w), unit);
+		/* the next window right below the last one, which holds the hit */
+		FZ_CHECK(f->ra_start <= f->index && f->index - f->ra_start < f->ra_size,
+			 "hit %lu outside the last window %lu+%lu", f->index,
+			 f->ra_start, f->ra_size);
+		FZ_CHECK(end == f->ra_start, "async window " WIN_FMT
+			 " does not end at the last window's start %lu",
+			 WIN_ARGS(w), f->ra_start);
+		FZ_CHECK(w->start % unit == 0, "async window " WIN_FMT
+			 " not in folios of %lu", WIN_ARGS(w), unit);
 		FZ_CHECK(w->size <= (f->ra_pages > 2 * unit ? f->ra_pages : 2 * unit),
 			 "async window of %lu pages, ra_pages %lu", w->size,
 			 f->ra_pages);
-		FZ_CHECK(w->async_size == w->size, "stream without its marker at the low end");
+		FZ_CHECK(w->async_size == 1, "async window " WIN_FMT
+			 " not marked on its top folio", WIN_ARGS(w));
+		if (unit == 1) {
+			FZ_CHECK(w->order <= f->thp_order && w->order <= f->ra_order + 2,
+				 "async window " WIN_FMT " after order %u",
+				 WIN_ARGS(w), f->ra_order);
+			/*
+			 * aligned to its order as far as ra_pages allows (as
+			 * page_cache_async_ra()), unless smaller than that
+			 */
+			unsigned long align = 1UL << w->order;
+
+			while (f->ra_pages & (align - 1))
+				align >>= 1;
+			FZ_CHECK(w->start % align == 0 || w->size < align,
+				 "async window " WIN_FMT " unaligned to %lu",
+				 WIN_ARGS(w), align);
+		} else {
+			FZ_CHECK(w->order == f->thp_order, "THP order %u", w->order);
+		}
 	} else {
+		bool stream = f->kind == RAP_MAP_SEQ ?
+			      in->s.descending_seq == RAP_DESC_SEQ_STREAM :
+			      in->s.descending_around == RAP_DESC_AROUND_STREAM;
+
 		FZ_CHECK(end == f->index + 1, "descending window " WIN_FMT
 			 " does not end at the fault %lu", WIN_ARGS(w), f->index);
 		FZ_CHECK(w->size <= f->ra_pages, "window of %lu pages, ra_pages %lu",
 			 w->size, f->ra_pages);
+		/* a stream marks the page below the fault, if there is one */
+		FZ_CHECK(w->async_size == (stream && w->size >= 2 ? 2 : 0),
+			 "sync window " WIN_FMT " marked wrong", WIN_ARGS(w));
 	}
 	if (f->point != RA_POLICY_ASYNC)
 		FZ_CHECK(w->start <= f->index && f->index < end,
@@ -287,8 +329,9 @@ static void check_window(const struct input *in, const struct ra_policy_window *
 	}
 	FZ_CHECK(!w->order_once || (did & RAP_DID_ORDER_RAISE), "order_once without raise");
 	if (did & RAP_DID_ORDER_RAISE)
-		FZ_CHECK(w->order_once && w->order > in->def.order &&
-			 (in->wide || w->order <= MAX_ORDER_K),
+		FZ_CHECK(w->order_once &&
+			 (in->wide || (w->order > in->def.order &&
+					w->order <= MAX_ORDER_K)),
 			 "raise from %u to %u", in->def.order, w->order);
 	if (!(did & sized) || in->wide)
 		return;
