@@ -162,12 +162,13 @@ flipper() {
 reloader() {
 	reloads=0 failed=0
 	while ! stopping; do
-		sleep 3
+		sleep 4
+		# Unloaded for as long as modprobe takes: the walkers fault on
+		# the stock paths meanwhile.
 		if ! modprobe -r rapolicy 2>>"$STATE/reloader.err"; then
 			failed=$((failed + 1))
 			continue
 		fi
-		sleep 1	# the walkers fault on the stock paths meanwhile
 		if [ $((reloads % 2)) = 1 ]; then
 			set -- descending_thp=stream pmd_hit=on descending_seq=window \
 				vma_limit=near_end sync_mmap_order=fault_around \
@@ -230,6 +231,7 @@ all_are_off() {
 }
 
 # --- the kernel --------------------------------------------------------
+echo "# $(uname -r), up $(uptime_s) s, $(grep MemTotal /proc/meminfo)"
 dmesg >"$STATE/boot.log"
 case $(uname -r) in *-debug) debug=1 ;; *) debug=0 ;; esac
 [ "$debug" = 1 ] && grep -q KernelAddressSanitizer "$STATE/boot.log" &&
@@ -281,6 +283,7 @@ mutator &
 pids="$pids $!"
 wait $pids
 took=$(($(uptime_s) - start))
+checks=$(uptime_s)
 
 # --- what ran ----------------------------------------------------------
 runs=0 ok=0 sigbus=0 gone=0 bad=0 missing=0
@@ -359,3 +362,4 @@ if [ -s "$STATE/splats" ]; then
 fi
 [ ! -s "$STATE/splats" ]
 tap $? "dmesg: no BUG, WARNING, KASAN, lockdep, RCU, kmemleak, hung task or lockup report ($(grep -c . "$STATE/splats") lines)"
+echo "# checks after the load took $(($(uptime_s) - checks)) s; guest up $(uptime_s) s"
