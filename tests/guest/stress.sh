@@ -59,6 +59,27 @@ nth() {
 	shift $((_n % $#))
 	echo "$1"
 }
+# pick N WORD...: the same in $picked, without a fork (the flipper runs
+# beside busy walkers under TCG, where every fork counts)
+pick() {
+	_n=$1
+	shift
+	shift $((_n % $#))
+	picked=$1
+}
+# values FILE: the values a policy file offers ("off [folio] stream") in
+# $vals, the first one in $first; fails for other files
+values() {
+	{ read -r _line <"$1"; } 2>/dev/null || return 1
+	case $_line in *'['*) ;; *) return 1 ;; esac
+	vals='' first=''
+	for _w in $_line; do
+		_w=${_w#\[}
+		_w=${_w%\]}
+		vals="$vals $_w"
+		first=${first:-$_w}
+	done
+}
 # splats FILE: the lines of a kernel log that report a problem
 splats() {
 	grep -E "$SPLAT" "$1" | grep -vE "$BANNERS"
@@ -88,7 +109,7 @@ walker() {
 		# files, so every combination comes up); memcpy's buffer is
 		# charged to the memcg too: never there
 		if [ $((i % 2)) = 0 ] && [ $((k / 5 % 2)) = 0 ] && [ "$pattern" != memcpy ]; then
-			memcg="--memcg-limit 8388608"
+			memcg="--memcg-limit 4194304"
 		fi
 		rawalk --pattern "$pattern" --advice "$advice" $cache $memcg "$f" \
 			>"$STATE/walker-$i.out" 2>&1
@@ -127,20 +148,24 @@ flipper() {
 	rounds=0 flips=0 ab=0 resets=0 reads=0 refused=0
 	while ! stopping; do
 		for file in "$RAPOLICY_SYSFS"/* "$RAPOLICY_SYSFS"/ab/*; do
-			cur=$(cat "$file" 2>/dev/null) || continue
-			case $cur in *'['*) ;; *) continue ;; esac
-			# "off [folio] stream": each value in turn, round by round
-			v=$(nth $rounds $(echo "$cur" | tr -d '[]'))
-			if put "$v" "$file"; then
+			values "$file" || continue
+			# each value in turn, round by round
+			pick $rounds $vals
+			if put "$picked" "$file"; then
 				flips=$((flips + 1))
 			else
 				refused=$((refused + 1))
 			fi
 		done
-		p=$(nth $rounds 0 1 250 500 999 1000)
-		live=$(cd "$CGROOT" && find . -maxdepth 1 -name 'rawalk.*' | head -n 1)
-		live=${live#./}
-		cg=$(nth $rounds /stress-b "" "/${live:-stress-b}" / /stress-b)
+		pick $rounds 0 1 250 500 999 1000
+		p=$picked
+		# a memcg of a walker, which rawalk removes when the walk ends
+		live=
+		for d in "$CGROOT"/rawalk.*; do
+			[ -d "$d" ] && live=${d#"$CGROOT"}
+		done
+		pick $rounds /stress-b "" "${live:-/stress-b}" / /stress-b
+		cg=$picked
 		for w in "sample_permille $p" "salt $((rounds * 7919))" "cgroup $cg"; do
 			if put "${w#* }" "$RAPOLICY_SYSFS/ab/${w%% *}"; then
 				ab=$((ab + 1))
@@ -194,13 +219,13 @@ mutator() {
 	while ! stopping; do
 		v=$DIR/victim-$((n % 2))
 		case $((n / 2 % 6)) in
-		0) truncate -s 8M "$v" ;;
-		1) "$PUNCH" "$v" 1048576 4194304 ;;
-		2) truncate -s 16M "$v" ;;
-		3) rm -f "$v" && rawalk --create 16M --seed $n "$v" >/dev/null ;;
-		4) dd if=/dev/zero of="$v" bs=4096 seek=$((n % 4000)) count=16 \
+		0) truncate -s 4M "$v" ;;
+		1) "$PUNCH" "$v" 1048576 2097152 ;;
+		2) truncate -s 8M "$v" ;;
+		3) rm -f "$v" && rawalk --create 8M --seed $n "$v" >/dev/null ;;
+		4) dd if=/dev/zero of="$v" bs=4096 seek=$((n % 2000)) count=16 \
 			conv=notrunc 2>/dev/null ;;
-		*) truncate -s 0 "$v" && rawalk --create 16M --force --seed $n "$v" >/dev/null ;;
+		*) truncate -s 0 "$v" && rawalk --create 8M --force --seed $n "$v" >/dev/null ;;
 		esac 2>>"$STATE/mutator.err" || errors=$((errors + 1))
 		if [ $((n % 4)) = 3 ]; then
 			echo 1 >/proc/sys/vm/drop_caches && drops=$((drops + 1))
@@ -214,10 +239,8 @@ mutator() {
 # Every policy file of both arms to its first value (off, none), no arm B.
 all_off() {
 	for file in "$RAPOLICY_SYSFS"/* "$RAPOLICY_SYSFS"/ab/*; do
-		[ -f "$file" ] || continue
-		cur=$(cat "$file" 2>/dev/null) || continue
-		case $cur in *'['*) ;; *) continue ;; esac
-		nth 0 $(echo "$cur" | tr -d '[]') >"$file" || return 1
+		values "$file" || continue
+		echo "$first" >"$file" || return 1
 	done
 	echo 0 >"$RAPOLICY_SYSFS/ab/sample_permille" &&
 		echo >"$RAPOLICY_SYSFS/ab/cgroup" &&
@@ -257,17 +280,18 @@ mkdir -p "$ARM_B"
 setup=0
 i=0
 while [ $i -lt "$WALKERS" ]; do
-	rawalk --create 32M --seed $i "$DIR/private-$i" >/dev/null || setup=1
+	rawalk --create 16M --seed $i "$DIR/private-$i" >/dev/null || setup=1
 	i=$((i + 1))
 done
-rawalk --create 48M --seed 100 "$DIR/shared" >/dev/null || setup=1
+rawalk --create 32M --seed 100 "$DIR/shared" >/dev/null || setup=1
 for v in 0 1; do
-	rawalk --create 16M --seed $((200 + v)) "$DIR/victim-$v" >/dev/null || setup=1
+	rawalk --create 8M --seed $((200 + v)) "$DIR/victim-$v" >/dev/null || setup=1
 done
 [ -x "$PUNCH" ] || { echo "# no $PUNCH"; setup=1; }
 tap $setup "stress files on $SCRATCH and the punch helper"
 
 start=$(uptime_s)
+echo "# setup done, up $start s"
 stop_at=$((start + DURATION))
 echo "# stressing for $DURATION s: $WALKERS walkers, flipper, reloader, mutator"
 pids=
@@ -336,7 +360,8 @@ rmdir "$ARM_B" 2>/dev/null
 rm -rf "$DIR"
 echo 128 >/sys/block/vda/queue/read_ahead_kb
 expect=$(dirname "$0")/stock-7.3.4.txt
-for c in ${STRESS_NEUTRAL:-normal:reverse:256M huge:forward:256M seq:forward:64M huge:reverse:256M}; do
+# STRESS_NEUTRAL: which of stock-7.3.4.txt's walks (advice:pattern:size)
+for c in ${STRESS_NEUTRAL:-seq:forward:64M seq:reverse:64M normal:reverse:256M huge:forward:256M huge:reverse:256M}; do
 	advice=${c%%:*} rest=${c#*:}
 	pattern=${rest%%:*} size=${rest#*:}
 	file=$(testfile "$size") || { tap 1 "create $size test file"; continue; }
@@ -348,6 +373,7 @@ for c in ${STRESS_NEUTRAL:-normal:reverse:256M huge:forward:256M seq:forward:64M
 done
 
 # --- what the debug kernel found ---------------------------------------
+echo "# neutrality walks done, up $(uptime_s) s"
 if [ -e "$KMEMLEAK" ]; then
 	# Twice: an object must stay unreferenced for a whole scan.
 	echo scan >"$KMEMLEAK" && sleep 1 && echo scan >"$KMEMLEAK"
