@@ -8,8 +8,8 @@ TOP := $(CURDIR)
 BUILD := $(TOP)/build
 KERNEL_SCRIPT := $(TOP)/tests/kernel/build-kernel.sh
 
-.PHONY: all kernel kernel-stock module userspace vm-prereqs check demo bench \
-	bench-smoke fuzz install clean help
+.PHONY: all kernel kernel-stock kernel-debug module userspace vm-prereqs check \
+	stress demo bench bench-smoke fuzz install clean help
 
 FUZZ_SECONDS ?= 600
 
@@ -18,9 +18,11 @@ all: userspace
 help:
 	@echo "make kernel        build (or reuse) the patched test kernel"
 	@echo "make kernel-stock  build (or reuse) stock 7.3 with the same config"
+	@echo "make kernel-debug  build (or reuse) the patched kernel with KASAN, lockdep, kmemleak, KFENCE, DEBUG_VM"
 	@echo "make module        build rapolicy.ko against KDIR (default: running kernel)"
 	@echo "make userspace     build rapolicyctl and rawalk into build/bin"
 	@echo "make check         run every test; ends with 'N passed, N failed'"
+	@echo "make stress        debug kernel: walkers, policy flips, module reloads, truncation for STRESS_SECONDS (default 600), then leak/splat checks"
 	@echo "make demo          boot the patched kernel and compare policies off/on"
 	@echo "make bench         seed workloads x policy settings, stock 7.3.4 and patched, in QEMU (~17 min): docs/BENCHMARKS.md"
 	@echo "make bench-smoke   one small bench cell per setting (TAP, < 1 min)"
@@ -32,6 +34,9 @@ kernel:
 
 kernel-stock:
 	@bash $(KERNEL_SCRIPT) --stock
+
+kernel-debug:
+	@bash $(KERNEL_SCRIPT) --debug
 
 userspace:
 	@$(MAKE) -s -C userspace BUILD=$(BUILD)
@@ -51,6 +56,9 @@ vm-prereqs: userspace
 
 check:
 	@bash tests/run-all.sh
+
+stress:
+	@bash tests/stress/stress.sh
 
 demo:
 	@bash tests/demo.sh

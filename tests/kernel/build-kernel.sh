@@ -1,7 +1,9 @@
 #!/bin/bash
 # Build the test kernel (tinyconfig + tests/kernel/rapolicy.config) with the
-# hook series applied, or without it with --stock, and cache it outside the
-# checkout keyed by source version + series + config + this script.
+# hook series applied, or without it with --stock, or the debug kernel with
+# --debug (the series, rapolicy.config and tests/kernel/debug.config: KASAN,
+# lockdep, kmemleak, ...), and cache it outside the checkout keyed by source
+# version + flavour + series + config fragments + this script.
 #
 # Prints the kernel tree (bzImage in arch/x86/boot/, usable as KDIR).
 # --print-dir prints the tree a build would use without building.
@@ -13,8 +15,9 @@ print_only=0
 for arg in "$@"; do
 	case $arg in
 	--stock) flavour=stock ;;
+	--debug) flavour=debug ;;
 	--print-dir) print_only=1 ;;
-	*) die "usage: $0 [--stock] [--print-dir]" ;;
+	*) die "usage: $0 [--stock|--debug] [--print-dir]" ;;
 	esac
 done
 
@@ -26,8 +29,13 @@ need_pkgs gcc:build-essential make:build-essential flex:flex bison:bison \
 pristine=$(bash "$RAPOLICY_TOP/tests/kernel/fetch-source.sh")
 version=${pristine##*/linux-source-}
 
+fragments=("$RAPOLICY_TOP/tests/kernel/rapolicy.config")
+[ "$flavour" != debug ] || fragments+=("$RAPOLICY_TOP/tests/kernel/debug.config")
+localversion=-$flavour
+[ "$flavour" != debug ] || localversion=-rapolicy-debug
+
 series_files=()
-if [ "$flavour" = rapolicy ]; then
+if [ "$flavour" != stock ]; then
 	[ -f "$RAPOLICY_TOP/patches/series" ] || die "patches/series is missing"
 	while read -r p; do
 		case $p in ''|'#'*) continue ;; esac
@@ -37,7 +45,7 @@ fi
 
 key=$( {
 	echo "$version $flavour"
-	cat "$RAPOLICY_TOP/tests/kernel/rapolicy.config" "$0"
+	cat "${fragments[@]}" "$0"
 	[ ${#series_files[@]} -eq 0 ] || cat "${series_files[@]}"
 } | sha256sum | cut -c1-16)
 tree=$RAPOLICY_CACHE/kernel/$flavour-$version-$key
@@ -47,7 +55,8 @@ if [ "$print_only" = 1 ]; then
 fi
 
 mkdir -p "$RAPOLICY_CACHE/kernel"
-exec 9>"$RAPOLICY_CACHE/kernel/.lock"
+# One lock per tree: a long debug build must not hold up the other flavours.
+exec 9>"$tree.lock"
 flock 9
 
 if [ -f "$tree/.rapolicy-built" ]; then
@@ -75,21 +84,29 @@ export KBUILD_BUILD_TIMESTAMP='Mon Jan  1 00:00:00 UTC 2024'
 export KBUILD_BUILD_USER=rapolicy KBUILD_BUILD_HOST=rapolicy KBUILD_BUILD_VERSION=1
 export CCACHE_DIR=$RAPOLICY_CACHE/ccache CCACHE_BASEDIR=$RAPOLICY_CACHE/kernel
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G} CCACHE_COMPILERCHECK=content
-kmake=(make -C "$tree" -j"$(nproc)" CC="ccache gcc" HOSTCC="ccache gcc" LOCALVERSION=-$flavour)
+kmake=(make -C "$tree" -j"$(nproc)" CC="ccache gcc" HOSTCC="ccache gcc" LOCALVERSION="$localversion")
 
 "${kmake[@]}" -s tinyconfig >&2
 "$tree/scripts/kconfig/merge_config.sh" -m -O "$tree" "$tree/.config" \
-	"$RAPOLICY_TOP/tests/kernel/rapolicy.config" >/dev/null
+	"${fragments[@]}" >/dev/null
 "${kmake[@]}" -s olddefconfig >&2
 
-# Fail when the fragment asked for something kconfig dropped (as tinyconfig
-# does to ADVISE_SYSCALLS when it is not spelled out).
-missing=$(grep -E '^CONFIG_[A-Z0-9_]+=y' "$RAPOLICY_TOP/tests/kernel/rapolicy.config" |
+# Fail when a fragment asked for something kconfig dropped (as tinyconfig
+# does to ADVISE_SYSCALLS when it is not spelled out), or kept something a
+# fragment turns off ("# CONFIG_X is not set").
+missing=$(cat "${fragments[@]}" |
+	grep -E '^CONFIG_[A-Z0-9_]+=|^# CONFIG_[A-Z0-9_]+ is not set$' |
 	while read -r line; do
 		if [ "$flavour" = stock ] && [ "$line" = CONFIG_READAHEAD_POLICY=y ]; then
 			continue
 		fi
-		grep -qx "$line" "$tree/.config" || echo "$line"
+		case $line in
+		'# '*)
+			opt=${line#\# }
+			opt=${opt%% *}
+			! grep -q "^$opt=" "$tree/.config" || echo "$line" ;;
+		*) grep -qx "$line" "$tree/.config" || echo "$line" ;;
+		esac
 	done)
 [ -z "$missing" ] || die "kconfig dropped: $(echo "$missing" | tr '\n' ' ')"
 

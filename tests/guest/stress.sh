@@ -1,0 +1,409 @@
+#!/bin/sh
+# Stress on the debug kernel (TAP), run by tests/stress/stress.sh:
+#
+#   STRESS_SECONDS=N sh stress.sh
+#
+# For N seconds (default 60): STRESS_WALKERS (default 4) rawalk walkers
+# loop over every pattern and advice on private, shared and "victim" files,
+# some of them in a memcg smaller than their file, half of them in the
+# cgroup that ab/cgroup names; a flipper cycles every policy file of both
+# arms through all its values and flips ab/mode, ab/sample_permille,
+# ab/salt and ab/cgroup, reads and resets the counters; a reloader
+# unloads and reloads rapolicy.ko (sometimes with module parameters); a
+# mutator truncates, punches holes in (STRESS_PUNCH, default /add/punch),
+# rewrites, unlinks and recreates the victim files while they are walked,
+# and drops the page cache.
+#
+# Then, with every policy off and the module loaded, a subset of the
+# neutrality walks must match stock-7.3.4.txt, kmemleak must find nothing
+# and dmesg must hold no BUG, WARNING, KASAN, lockdep, RCU, hung task or
+# soft lockup report. A walker's SIGBUS or vanished file is expected only
+# on a victim file; anything else a walker reports is a failure.
+#
+# Word lists ($PATTERNS, a policy's values, counters) split on purpose:
+# shellcheck disable=SC2086,SC2046
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+DURATION=${STRESS_SECONDS:-60}
+WALKERS=${STRESS_WALKERS:-4}
+PUNCH=${STRESS_PUNCH:-/add/punch}
+STATE=/tmp/stress
+DIR=$SCRATCH/stress
+CGROOT=/sys/fs/cgroup
+ARM_B=$CGROOT/stress-b
+KMEMLEAK=/sys/kernel/debug/kmemleak
+PATTERNS="reverse forward stride:8 random:20 vmasplit:16 memcpy"
+ADVICES="normal seq huge random"
+# What a debug kernel reports when something is wrong.
+SPLAT='BUG:|WARNING:|KASAN|kfence|KFENCE|lockdep|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|detected stall|kmemleak|hung task|blocked for more than|soft lockup|hard LOCKUP|Oops|general protection|Call Trace|list_add corruption|list_del corruption|refcount_t:|UBSAN'
+# Boot banners of the debug options, which match SPLAT but report nothing.
+BANNERS='KernelAddressSanitizer initialized|kmemleak: Kernel memory leak detector initialized|kfence: initialized|Lock dependency validator|lockdep|ODEBUG: .*(selftest passed|Out of memory)'
+# What rawalk says when the mutator took a victim file away under it.
+VICTIM_GONE='cannot open|cannot stat|cannot reopen|is empty, nothing to walk|changed while rawalk was setting up|has only [0-9]+ pages'
+
+mkdir -p "$STATE" "$DIR"
+
+# uptime_s: whole seconds since boot, without a fork
+uptime_s() {
+	read -r _up _rest </proc/uptime
+	echo "${_up%.*}"
+}
+# now_s: wall-clock seconds from the emulated RTC, which QEMU keeps on the
+# host's clock. The guest's own clock is no timer for STRESS_SECONDS: under
+# TCG on a loaded host it was seen running 1.7 times too fast.
+now_s() {
+	if [ -r /sys/class/rtc/rtc0/since_epoch ]; then
+		read -r _t </sys/class/rtc/rtc0/since_epoch
+		echo "$_t"
+	else
+		uptime_s
+	fi
+}
+stopping() {
+	[ "$(now_s)" -ge "$stop_at" ]
+}
+# nth N WORD...: WORD number N modulo the number of words (from 0)
+nth() {
+	_n=$1
+	shift
+	shift $((_n % $#))
+	echo "$1"
+}
+# pick N WORD...: the same in $picked, without a fork (the flipper runs
+# beside busy walkers under TCG, where every fork counts)
+pick() {
+	_n=$1
+	shift
+	shift $((_n % $#))
+	picked=$1
+}
+# values FILE: the values a policy file offers ("off [folio] stream") in
+# $vals, the first one in $first; fails for other files
+values() {
+	{ read -r _line <"$1"; } 2>/dev/null || return 1
+	case $_line in *'['*) ;; *) return 1 ;; esac
+	vals='' first=''
+	for _w in $_line; do
+		_w=${_w#\[}
+		_w=${_w%\]}
+		vals="$vals $_w"
+		first=${first:-$_w}
+	done
+}
+# splats FILE: the lines of a kernel log that report a problem
+splats() {
+	grep -E "$SPLAT" "$1" | grep -vE "$BANNERS"
+	# lockdep's own reports, not its banner
+	grep -E 'lockdep|LOCKDEP' "$1" | grep -E 'turned off|BUG|WARNING|too low|possible'
+}
+
+# walker I: rawalk runs until the end, counted in $STATE/walker-I
+walker() {
+	i=$1 k=0 runs=0 ok=0 sigbus=0 gone=0 bad=0
+	# odd walkers run in the cgroup that ab/cgroup names at times
+	if [ $((i % 2)) = 1 ]; then
+		read -r pid _rest </proc/self/stat
+		echo "$pid" >"$ARM_B/cgroup.procs"
+	fi
+	while ! stopping; do
+		pattern=$(nth $((k + i)) $PATTERNS)
+		advice=$(nth $((k / 6 + i)) $ADVICES)
+		victim=0 memcg=
+		case $((k % 3)) in
+		0) f=$DIR/private-$i cache=--cold ;;
+		1) f=$DIR/shared cache=--warm ;;
+		*) f=$DIR/victim-$(((k / 3 + i) % 2)) cache=--warm victim=1 ;;
+		esac
+		# even walkers: runs 0-4, 10-14, ... in a memcg half the file's
+		# size or less (5 is prime to the 6 patterns, 4 advices and 3
+		# files, so every combination comes up); memcpy's buffer is
+		# charged to the memcg too: never there
+		if [ $((i % 2)) = 0 ] && [ $((k / 5 % 2)) = 0 ] && [ "$pattern" != memcpy ]; then
+			memcg="--memcg-limit 4194304"
+		fi
+		rawalk --pattern "$pattern" --advice "$advice" $cache $memcg "$f" \
+			>"$STATE/walker-$i.out" 2>&1
+		rc=$?
+		runs=$((runs + 1))
+		if [ $rc = 0 ]; then
+			ok=$((ok + 1))
+		elif [ $victim = 1 ] && [ $rc = 135 ]; then
+			sigbus=$((sigbus + 1))	# SIGBUS: faulted past a new EOF
+		elif [ $victim = 1 ] && [ $rc = 1 ] &&
+			grep -qE "$VICTIM_GONE" "$STATE/walker-$i.out"; then
+			gone=$((gone + 1))
+		else
+			bad=$((bad + 1))
+			{
+				echo "walker $i: rawalk --pattern $pattern --advice $advice $cache $memcg $f: exit $rc"
+				sed 's/^/    /' "$STATE/walker-$i.out"
+			} >>"$STATE/failures"
+		fi
+		k=$((k + 1))
+	done
+	echo "$runs $ok $sigbus $gone $bad" >"$STATE/walker-$i"
+}
+
+# put VALUE FILE: write a module file that may be going away with the
+# module; a refusal while the module stays is logged in $STATE/flipper.err
+put() {
+	{ echo "$1" >"$2"; } 2>/dev/null && return 0
+	[ ! -d "$RAPOLICY_SYSFS" ] || echo "refused '$1' > $2" >>"$STATE/flipper.err"
+	return 1
+}
+
+# flipper: every policy file of both arms through all its values, the A/B
+# assignment, the counters; counted in $STATE/flipper
+flipper() {
+	rounds=0 flips=0 ab=0 resets=0 reads=0 refused=0
+	while ! stopping; do
+		for file in "$RAPOLICY_SYSFS"/* "$RAPOLICY_SYSFS"/ab/*; do
+			values "$file" || continue
+			# each value in turn, round by round
+			pick $rounds $vals
+			if put "$picked" "$file"; then
+				flips=$((flips + 1))
+			else
+				refused=$((refused + 1))
+			fi
+		done
+		pick $rounds 0 1 250 500 999 1000
+		p=$picked
+		# a memcg of a walker, which rawalk removes when the walk ends
+		live=
+		for d in "$CGROOT"/rawalk.*; do
+			[ -d "$d" ] && live=${d#"$CGROOT"}
+		done
+		pick $rounds /stress-b "" "${live:-/stress-b}" / /stress-b
+		cg=$picked
+		for w in "sample_permille $p" "salt $((rounds * 7919))" "cgroup $cg"; do
+			if put "${w#* }" "$RAPOLICY_SYSFS/ab/${w%% *}"; then
+				ab=$((ab + 1))
+			else
+				refused=$((refused + 1))
+			fi
+		done
+		cat "$RAPOLICY_SYSFS"/stats/*/* >/dev/null 2>&1 && reads=$((reads + 1))
+		if [ $((rounds % 4)) = 3 ]; then
+			put 1 "$RAPOLICY_SYSFS/stats/reset" && resets=$((resets + 1))
+			rapolicyctl status >/dev/null 2>&1
+			rapolicyctl ab report >/dev/null 2>&1
+		fi
+		rounds=$((rounds + 1))
+	done
+	echo "$rounds $flips $ab $resets $reads $refused" >"$STATE/flipper"
+}
+
+# reloader: modprobe -r / modprobe, every other time with policies set
+# from module parameters; counted in $STATE/reloader
+reloader() {
+	reloads=0 failed=0
+	while ! stopping; do
+		sleep 4
+		# Unloaded for as long as modprobe takes: the walkers fault on
+		# the stock paths meanwhile.
+		if ! modprobe -r rapolicy 2>>"$STATE/reloader.err"; then
+			failed=$((failed + 1))
+			continue
+		fi
+		if [ $((reloads % 2)) = 1 ]; then
+			set -- descending_thp=stream pmd_hit=on descending_seq=window \
+				vma_limit=near_end sync_mmap_order=fault_around \
+				descending_around=stream
+		else
+			set --
+		fi
+		if modprobe rapolicy "$@" 2>>"$STATE/reloader.err"; then
+			reloads=$((reloads + 1))
+		else
+			failed=$((failed + 1))
+		fi
+	done
+	echo "$reloads $failed" >"$STATE/reloader"
+}
+
+# mutator: the victim files shrink, grow, lose ranges, are rewritten,
+# unlinked and recreated under the walkers; counted in $STATE/mutator
+mutator() {
+	n=0 drops=0 errors=0
+	while ! stopping; do
+		v=$DIR/victim-$((n % 2))
+		case $((n / 2 % 6)) in
+		0) truncate -s 4M "$v" ;;
+		1) "$PUNCH" "$v" 1048576 2097152 ;;
+		2) truncate -s 8M "$v" ;;
+		3) rm -f "$v" && rawalk --create 8M --seed $n "$v" >/dev/null ;;
+		4) dd if=/dev/zero of="$v" bs=4096 seek=$((n % 2000)) count=16 \
+			conv=notrunc 2>/dev/null ;;
+		*) truncate -s 0 "$v" && rawalk --create 8M --force --seed $n "$v" >/dev/null ;;
+		esac 2>>"$STATE/mutator.err" || errors=$((errors + 1))
+		if [ $((n % 4)) = 3 ]; then
+			echo 1 >/proc/sys/vm/drop_caches && drops=$((drops + 1))
+		fi
+		n=$((n + 1))
+		usleep 200000
+	done
+	echo "$n $drops $errors" >"$STATE/mutator"
+}
+
+# Every policy file of both arms to its first value (off, none), no arm B.
+all_off() {
+	for file in "$RAPOLICY_SYSFS"/* "$RAPOLICY_SYSFS"/ab/*; do
+		values "$file" || continue
+		echo "$first" >"$file" || return 1
+	done
+	echo 0 >"$RAPOLICY_SYSFS/ab/sample_permille" &&
+		echo >"$RAPOLICY_SYSFS/ab/cgroup" &&
+		echo 1 >"$RAPOLICY_SYSFS/stats/reset"
+}
+# Is every policy file of both arms at its first value?
+all_are_off() {
+	for file in "$RAPOLICY_SYSFS"/* "$RAPOLICY_SYSFS"/ab/*; do
+		[ -f "$file" ] || continue
+		cur=$(cat "$file") || return 1
+		case $cur in '['*) ;; *'['*) echo "# still on: $file: $cur"; return 1 ;; esac
+	done
+}
+
+# --- the kernel --------------------------------------------------------
+echo "# $(uname -r), up $(uptime_s) s, $(grep MemTotal /proc/meminfo)"
+dmesg >"$STATE/boot.log"
+case $(uname -r) in *-debug) debug=1 ;; *) debug=0 ;; esac
+[ "$debug" = 1 ] && grep -q KernelAddressSanitizer "$STATE/boot.log" &&
+	[ -e /proc/lockdep ] && [ -e "$KMEMLEAK" ]
+tap $? "debug kernel $(uname -r): KASAN, lockdep and kmemleak on"
+splats "$STATE/boot.log" >"$STATE/boot.splats"
+[ ! -s "$STATE/boot.splats" ]
+tap $? "the debug kernel boots without reports"
+sed 's/^/# boot: /' "$STATE/boot.splats"
+dmesg -c >/dev/null
+if [ -e "$KMEMLEAK" ]; then
+	# Leak suspects from boot are not ours: forget them.
+	echo scan >"$KMEMLEAK" && echo clear >"$KMEMLEAK"
+fi
+
+# --- the load ----------------------------------------------------------
+modprobe rapolicy
+tap $? "load rapolicy"
+echo 4096 >/sys/block/vda/queue/read_ahead_kb
+mkdir -p "$ARM_B"
+setup=0
+i=0
+while [ $i -lt "$WALKERS" ]; do
+	rawalk --create 16M --seed $i "$DIR/private-$i" >/dev/null || setup=1
+	i=$((i + 1))
+done
+rawalk --create 32M --seed 100 "$DIR/shared" >/dev/null || setup=1
+for v in 0 1; do
+	rawalk --create 8M --seed $((200 + v)) "$DIR/victim-$v" >/dev/null || setup=1
+done
+[ -x "$PUNCH" ] || { echo "# no $PUNCH"; setup=1; }
+tap $setup "stress files on $SCRATCH and the punch helper"
+
+start=$(now_s)
+echo "# setup done, up $(uptime_s) s"
+stop_at=$((start + DURATION))
+echo "# stressing for $DURATION s: $WALKERS walkers, flipper, reloader, mutator"
+pids=
+i=0
+while [ $i -lt "$WALKERS" ]; do
+	walker $i &
+	pids="$pids $!"
+	i=$((i + 1))
+done
+flipper &
+pids="$pids $!"
+reloader &
+pids="$pids $!"
+mutator &
+pids="$pids $!"
+wait $pids
+took=$(($(now_s) - start))
+checks=$(now_s)
+
+# --- what ran ----------------------------------------------------------
+runs=0 ok=0 sigbus=0 gone=0 bad=0 missing=0
+i=0
+while [ $i -lt "$WALKERS" ]; do
+	if [ -f "$STATE/walker-$i" ]; then
+		read -r r o s g b <"$STATE/walker-$i"
+		echo "# walker $i: $r runs, $o ok, $s SIGBUS, $g victim gone, $b failed"
+		runs=$((runs + r)) ok=$((ok + o)) sigbus=$((sigbus + s))
+		gone=$((gone + g)) bad=$((bad + b))
+		[ "$o" -gt 0 ] || missing=$((missing + 1))
+	else
+		missing=$((missing + 1))
+	fi
+	i=$((i + 1))
+done
+set -- 0 0 0 0 0 0
+[ -f "$STATE/flipper" ] && set -- $(cat "$STATE/flipper")
+f_rounds=$1 f_flips=$2 f_ab=$3 f_resets=$4 f_reads=$5 f_refused=$6
+set -- 0 -1
+[ -f "$STATE/reloader" ] && set -- $(cat "$STATE/reloader")
+reloads=$1 reload_failed=$2
+set -- 0 0 -1
+[ -f "$STATE/mutator" ] && set -- $(cat "$STATE/mutator")
+m_n=$1 m_drops=$2 m_errors=$3
+
+echo "# summary: $took s; walkers $runs runs ($ok ok, $sigbus SIGBUS, $gone victim gone, $bad failed);" \
+	"flipper $f_rounds rounds, $f_flips policy flips, $f_ab A/B writes, $f_resets stats resets," \
+	"$f_reads stats reads, $f_refused writes refused (module away);" \
+	"reloader $reloads reloads, $reload_failed failed; mutator $m_n mutations, $m_drops cache drops, $m_errors failed"
+[ -s "$STATE/failures" ] && sed 's/^/# /' "$STATE/failures"
+[ "$bad" = 0 ] && [ "$missing" = 0 ] && [ "$runs" -gt 0 ]
+tap $? "walkers: $runs runs, every walker succeeded, no failure but SIGBUS or a vanished victim ($bad)"
+[ -s "$STATE/flipper.err" ] && sort "$STATE/flipper.err" | uniq -c | sed 's/^/# flipper: /'
+[ "$f_rounds" -ge 1 ] && [ "$f_flips" -gt 0 ]
+tap $? "flipper: $f_rounds rounds, $f_flips policy flips, $f_ab A/B writes, $f_resets resets"
+[ -s "$STATE/reloader.err" ] && sed 's/^/# reloader: /' "$STATE/reloader.err"
+[ "$reload_failed" = 0 ] && [ "$reloads" -ge 1 ]
+tap $? "reloader: $reloads module reloads, $reload_failed failed"
+[ -s "$STATE/mutator.err" ] && sed 's/^/# mutator: /' "$STATE/mutator.err"
+[ "$m_errors" = 0 ] && [ "$m_n" -ge 1 ]
+tap $? "mutator: $m_n truncates/punches/rewrites/recreates, $m_errors failed"
+
+# --- back to stock: neutral again? ------------------------------------
+{ [ -d "$RAPOLICY_SYSFS" ] || modprobe rapolicy; } && all_off && all_are_off
+tap $? "afterwards: module loaded, every policy of both arms off"
+rmdir "$ARM_B" 2>/dev/null
+rm -rf "$DIR"
+echo 128 >/sys/block/vda/queue/read_ahead_kb
+expect=$(dirname "$0")/stock-7.3.4.txt
+# STRESS_NEUTRAL: which of stock-7.3.4.txt's walks (advice:pattern:size).
+# Not huge:reverse:256M: on the debug kernel its count varies from boot to
+# boot with no module at all (13864, 14379 and 14436 seen, stock 14436).
+# seq:reverse:64M (16384 faults) takes minutes there: only from 300 s on.
+neutral="seq:forward:64M huge:forward:256M normal:reverse:256M"
+[ "$DURATION" -lt 300 ] || neutral="$neutral seq:reverse:64M"
+for c in ${STRESS_NEUTRAL:-$neutral}; do
+	advice=${c%%:*} rest=${c#*:}
+	pattern=${rest%%:*} size=${rest#*:}
+	file=$(testfile "$size") || { tap 1 "create $size test file"; continue; }
+	walk "$advice" "$pattern" "$file"
+	set -- $(grep "^$advice $pattern $size " "$expect")
+	[ "$walk_major" = "$4" ] && [ "$walk_sectors" -ge "$5" ] &&
+		[ "$walk_sectors" -le $(($5 + 64)) ]
+	tap $? "neutral after stress: $advice $pattern $size: majflt $walk_major sectors $walk_sectors (stock: $4 $5)"
+done
+
+# --- what the debug kernel found ---------------------------------------
+echo "# neutrality walks done after $(($(now_s) - checks)) s"
+if [ -e "$KMEMLEAK" ]; then
+	# Twice: an object must stay unreferenced for a whole scan.
+	echo scan >"$KMEMLEAK" && sleep 1 && echo scan >"$KMEMLEAK"
+	cat "$KMEMLEAK" >"$STATE/kmemleak"
+	sed 's/^/# kmemleak: /' "$STATE/kmemleak"
+	[ ! -s "$STATE/kmemleak" ]
+	tap $? "kmemleak: no leak suspects ($(grep -c '^unreferenced object' "$STATE/kmemleak"))"
+fi
+dmesg >"$STATE/dmesg"
+splats "$STATE/dmesg" >"$STATE/splats"
+if [ -s "$STATE/splats" ]; then
+	# The whole log: the lines around a report say what ran into it.
+	sed 's/^/# dmesg: /' "$STATE/dmesg"
+fi
+[ ! -s "$STATE/splats" ]
+tap $? "dmesg: no BUG, WARNING, KASAN, lockdep, RCU, kmemleak, hung task or lockup report ($(grep -c . "$STATE/splats") lines)"
+echo "# checks after the load took $(($(now_s) - checks)) s (RTC); guest up $(uptime_s) s (guest clock)"
