@@ -44,7 +44,7 @@ run_suite kernel bash tests/kernel/test-kernel.sh
 run_suite dkms bash tests/dkms.sh
 run_suite vm bash tests/vm/run-guest-tests.sh
 run_suite bench-smoke bash tests/bench/bench.sh --smoke
-# One minute of make stress on the debug kernel (about 4 minutes with boot
+# One minute of make stress on the debug kernel (about 3 minutes with boot
 # and checks); make stress runs it for 10.
 run_suite stress env STRESS_SECONDS="${CHECK_STRESS_SECONDS:-60}" bash tests/stress/stress.sh
 

@@ -100,7 +100,7 @@ splats() {
 
 # walker I: rawalk runs until the end, counted in $STATE/walker-I
 walker() {
-	i=$1 k=0 runs=0 ok=0 sigbus=0 gone=0 bad=0
+	i=$1 k=0 runs=0 ok=0 sigbus=0 gone=0 bad=0 cut=0
 	# odd walkers run in the cgroup that ab/cgroup names at times
 	if [ $((i % 2)) = 1 ]; then
 		read -r pid _rest </proc/self/stat
@@ -122,9 +122,17 @@ walker() {
 		if [ $((i % 2)) = 0 ] && [ $((k / 5 % 2)) = 0 ] && [ "$pattern" != memcpy ]; then
 			memcg="--memcg-limit 4194304"
 		fi
-		rawalk --pattern "$pattern" --advice "$advice" $cache $memcg "$f" \
-			>"$STATE/walker-$i.out" 2>&1
+		# A walk in a small memcg can take a minute under KASAN/TCG:
+		# stop it at the end (SIGTERM: rawalk undoes its memcg first).
+		left=$((stop_at - $(now_s)))
+		[ "$left" -gt 0 ] || break
+		timeout -s TERM "$left" rawalk --pattern "$pattern" --advice "$advice" \
+			$cache $memcg "$f" >"$STATE/walker-$i.out" 2>&1
 		rc=$?
+		if [ $rc = 143 ] && stopping; then
+			cut=$((cut + 1))
+			break
+		fi
 		runs=$((runs + 1))
 		if [ $rc = 0 ]; then
 			ok=$((ok + 1))
@@ -142,7 +150,7 @@ walker() {
 		fi
 		k=$((k + 1))
 	done
-	echo "$runs $ok $sigbus $gone $bad" >"$STATE/walker-$i"
+	echo "$runs $ok $sigbus $gone $bad $cut" >"$STATE/walker-$i"
 }
 
 # put VALUE FILE: write a module file that may be going away with the
@@ -323,14 +331,14 @@ took=$(($(now_s) - start))
 checks=$(now_s)
 
 # --- what ran ----------------------------------------------------------
-runs=0 ok=0 sigbus=0 gone=0 bad=0 missing=0
+runs=0 ok=0 sigbus=0 gone=0 bad=0 missing=0 cut=0
 i=0
 while [ $i -lt "$WALKERS" ]; do
 	if [ -f "$STATE/walker-$i" ]; then
-		read -r r o s g b <"$STATE/walker-$i"
-		echo "# walker $i: $r runs, $o ok, $s SIGBUS, $g victim gone, $b failed"
+		read -r r o s g b c <"$STATE/walker-$i"
+		echo "# walker $i: $r runs, $o ok, $s SIGBUS, $g victim gone, $b failed, $c stopped at the end"
 		runs=$((runs + r)) ok=$((ok + o)) sigbus=$((sigbus + s))
-		gone=$((gone + g)) bad=$((bad + b))
+		gone=$((gone + g)) bad=$((bad + b)) cut=$((cut + c))
 		[ "$o" -gt 0 ] || missing=$((missing + 1))
 	else
 		missing=$((missing + 1))
@@ -347,7 +355,7 @@ set -- 0 0 -1
 [ -f "$STATE/mutator" ] && set -- $(cat "$STATE/mutator")
 m_n=$1 m_drops=$2 m_errors=$3
 
-echo "# summary: $took s; walkers $runs runs ($ok ok, $sigbus SIGBUS, $gone victim gone, $bad failed);" \
+echo "# summary: $took s; walkers $runs runs ($ok ok, $sigbus SIGBUS, $gone victim gone, $bad failed, $cut stopped at the end);" \
 	"flipper $f_rounds rounds, $f_flips policy flips, $f_ab A/B writes, $f_resets stats resets," \
 	"$f_reads stats reads, $f_refused writes refused (module away);" \
 	"reloader $reloads reloads, $reload_failed failed; mutator $m_n mutations, $m_drops cache drops, $m_errors failed"

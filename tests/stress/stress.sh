@@ -9,8 +9,7 @@
 #   STRESS_WALKERS=N   concurrent rawalk walkers (default 4)
 #   STRESS_MEM=MB      guest memory (default 3072; KASAN's shadow is 1/8)
 #   STRESS_NEUTRAL="advice:pattern:size ..."  neutrality walks afterwards
-#                      (default from 300 s on: stock-7.3.4.txt's walks but
-#                      huge reverse; the two 64 MiB ones for shorter runs)
+#                      (default: see tests/guest/stress.sh)
 #
 # The guest's output, kernel messages included, is kept in
 # build/stress/stress.log.
@@ -24,12 +23,6 @@ mem=${STRESS_MEM:-3072}
 [[ $seconds =~ ^[1-9][0-9]*$ ]] || { echo "STRESS_SECONDS must be a positive integer" >&2; exit 2; }
 [[ $walkers =~ ^[1-9][0-9]*$ ]] || { echo "STRESS_WALKERS must be a positive integer" >&2; exit 2; }
 
-if [ -z "${STRESS_NEUTRAL:-}" ] && [ "$seconds" -lt 300 ]; then
-	STRESS_NEUTRAL="seq:forward:64M seq:reverse:64M"
-fi
-# Not huge:reverse:256M: see tests/guest/stress.sh.
-neutral=${STRESS_NEUTRAL:-seq:forward:64M seq:reverse:64M normal:reverse:256M huge:forward:256M}
-
 out=$top/build/stress
 mkdir -p "$out"
 gcc -static -O2 -Wall -Wextra -Werror -o "$out/punch" tests/stress/punch.c
@@ -42,7 +35,7 @@ set +e
 tests/vm/vm-run --debug --mem "$mem" --cpus 2 \
 	--timeout "$timeout" --add tests/guest --add "$out/punch" -- \
 	env STRESS_SECONDS="$seconds" STRESS_WALKERS="$walkers" STRESS_PUNCH=/add/punch \
-	STRESS_NEUTRAL="$neutral" \
+	STRESS_NEUTRAL="${STRESS_NEUTRAL:-}" \
 	sh /add/guest/stress.sh 2>&1 | tee "$out/stress.log"
 rc=${PIPESTATUS[0]}
 set -e
