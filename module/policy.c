@@ -136,32 +136,39 @@ static bool rap_descending_thp(const struct rap_settings *s,
 }
 
 /*
- * descending_seq: on a VM_SEQ_READ miss whose page above is cached, read
- * the ra_pages window that ends at the faulting page: "window" with no
- * marker (seed 000 patch 3), "stream" with the marker right below the
- * fault (rap_descending_async() reads on from there).
+ * The window of descending_seq and descending_around: on a miss whose page
+ * above is cached and page below is not, the ra_pages window that ends at
+ * the faulting page, of order-0 folios like the first window of a forward
+ * stream; for "stream" marked right below the fault, so that
+ * rap_descending_async() reads on from there.
  */
+static bool rap_window_to_fault(const struct rap_fault *f,
+				const struct rap_cache_view *view, bool stream,
+				struct ra_policy_window *win)
+{
+	if (!f->ra_pages || !rap_descending(view, f->index, 1))
+		return false;
+	return rap_window_below(f->index + 1, f->ra_pages, 0, 1,
+				stream ? RAP_MARK_BELOW_FAULT : 0, win);
+}
+
+/* descending_seq: VM_SEQ_READ misses (seed 000 patch 3: "window") */
 static bool rap_descending_seq(const struct rap_settings *s,
 			       const struct rap_fault *f,
 			       const struct rap_cache_view *view,
 			       struct ra_policy_window *win)
 {
 	if (s->descending_seq == RAP_DESC_SEQ_OFF ||
-	    f->point != RA_POLICY_SYNC_SEQ || !f->ra_pages)
+	    f->point != RA_POLICY_SYNC_SEQ)
 		return false;
-	if (!rap_descending(view, f->index, 1))
-		return false;
-	return rap_window_below(f->index + 1, f->ra_pages, 0, 1,
-				s->descending_seq == RAP_DESC_SEQ_STREAM ?
-				RAP_MARK_BELOW_FAULT : 0, win);
+	return rap_window_to_fault(f, view,
+				   s->descending_seq == RAP_DESC_SEQ_STREAM, win);
 }
 
 /*
  * descending_around: read-around (no madvise() hint) centres its window
- * on the fault, so a descending reader uses half of it. On a descending
- * miss read the ra_pages window that ends at the fault instead, of order-0
- * folios like the first window of a forward stream: "window" with no
- * marker, "stream" with the marker right below the fault.
+ * on the fault, so a descending reader uses half of it; read the window
+ * that ends at the fault instead.
  */
 static bool rap_descending_around(const struct rap_settings *s,
 				  const struct rap_fault *f,
@@ -169,13 +176,11 @@ static bool rap_descending_around(const struct rap_settings *s,
 				  struct ra_policy_window *win)
 {
 	if (s->descending_around == RAP_DESC_AROUND_OFF ||
-	    f->point != RA_POLICY_SYNC_AROUND || !f->ra_pages)
+	    f->point != RA_POLICY_SYNC_AROUND)
 		return false;
-	if (!rap_descending(view, f->index, 1))
-		return false;
-	return rap_window_below(f->index + 1, f->ra_pages, 0, 1,
-				s->descending_around == RAP_DESC_AROUND_STREAM ?
-				RAP_MARK_BELOW_FAULT : 0, win);
+	return rap_window_to_fault(f, view,
+				   s->descending_around == RAP_DESC_AROUND_STREAM,
+				   win);
 }
 
 /*
