@@ -1,9 +1,12 @@
 #!/bin/bash
-# Build the test kernel (tinyconfig + tests/kernel/rapolicy.config) with the
-# hook series applied, or without it with --stock, or the debug kernel with
-# --debug (the series, rapolicy.config and tests/kernel/debug.config: KASAN,
-# lockdep, kmemleak, ...), and cache it outside the checkout keyed by source
-# version + flavour + series + config fragments + this script.
+# Build the test kernel of $KERNEL_SERIES (7.3 by default, 7.2 or 6.12; see
+# common.sh): tinyconfig + tests/kernel/rapolicy.config (+ the series'
+# tests/kernel/series-$KERNEL_SERIES.config if there is one) with the hook
+# series for that kernel applied (common.sh: kernel_series_patches), or
+# without it with --stock, or the debug kernel with --debug (the series,
+# the fragments and tests/kernel/debug.config: KASAN, lockdep, kmemleak,
+# ...), and cache it outside the checkout keyed by series + source version +
+# flavour + patches + config fragments + this script.
 #
 # Prints the kernel tree (bzImage in arch/x86/boot/, usable as KDIR).
 # --print-dir prints the tree a build would use without building.
@@ -30,21 +33,20 @@ pristine=$(bash "$RAPOLICY_TOP/tests/kernel/fetch-source.sh")
 version=${pristine##*/linux-source-}
 
 fragments=("$RAPOLICY_TOP/tests/kernel/rapolicy.config")
+series_config=$RAPOLICY_TOP/tests/kernel/series-$KERNEL_SERIES.config
+[ ! -f "$series_config" ] || fragments+=("$series_config")
 [ "$flavour" != debug ] || fragments+=("$RAPOLICY_TOP/tests/kernel/debug.config")
 localversion=-$flavour
 [ "$flavour" != debug ] || localversion=-rapolicy-debug
 
 series_files=()
 if [ "$flavour" != stock ]; then
-	[ -f "$RAPOLICY_TOP/patches/series" ] || die "patches/series is missing"
-	while read -r p; do
-		case $p in ''|'#'*) continue ;; esac
-		series_files+=("$RAPOLICY_TOP/patches/$p")
-	done <"$RAPOLICY_TOP/patches/series"
+	mapfile -t series_files < <(kernel_series_patches)
+	[ ${#series_files[@]} -gt 0 ] || die "no patches for $KERNEL_SERIES"
 fi
 
 key=$( {
-	echo "$version $flavour"
+	echo "$KERNEL_SERIES $version $flavour"
 	cat "${fragments[@]}" "$0"
 	[ ${#series_files[@]} -eq 0 ] || cat "${series_files[@]}"
 } | sha256sum | cut -c1-16)

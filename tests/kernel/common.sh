@@ -14,9 +14,33 @@ if [ -z "${RAPOLICY_CACHE:-}" ]; then
 fi
 export RAPOLICY_CACHE
 
-# The kernel the hook series targets: Debian's linux-source package for it.
-KERNEL_SERIES=7.3
-KERNEL_SUITE=trixie-backports
+# The kernel series to build and test, from the environment: 7.3 (the
+# default, what the hook series targets), 7.2 or 6.12. Each is Debian's
+# linux-source-$KERNEL_SERIES from the suites in KERNEL_SUITES (the first is
+# the package's home; later ones may carry updates of it).
+KERNEL_SERIES=${KERNEL_SERIES:-7.3}
+case $KERNEL_SERIES in
+7.3|7.2) KERNEL_SUITES="trixie-backports" ;;
+6.12) KERNEL_SUITES="trixie trixie-security" ;;
+*) printf '[rapolicy] error: KERNEL_SERIES=%s: not one of 7.3, 7.2, 6.12\n' \
+	"$KERNEL_SERIES" >&2; exit 1 ;;
+esac
+export KERNEL_SERIES KERNEL_SUITES
+# The patches for a series: patches/ is the 7.3 series; patches/7.2/ holds
+# only the patches 7.2 needs in another form, patches/6.12/ the whole port.
+kernel_series_patches() {
+	local dir=$RAPOLICY_TOP/patches p
+	[ "$KERNEL_SERIES" != 6.12 ] || dir=$dir/6.12
+	[ -f "$dir/series" ] || die "$dir/series is missing"
+	while read -r p; do
+		case $p in ''|'#'*) continue ;; esac
+		if [ "$KERNEL_SERIES" = 7.2 ] && [ -f "$dir/7.2/$p" ]; then
+			echo "$dir/7.2/$p"
+		else
+			echo "$dir/$p"
+		fi
+	done <"$dir/series"
+}
 
 log() { printf '[rapolicy] %s\n' "$*" >&2; }
 die() { printf '[rapolicy] error: %s\n' "$*" >&2; exit 1; }

@@ -1,49 +1,78 @@
 #!/bin/bash
-# Fetch Debian's linux-source-7.3 and unpack it once into the cache.
-# Prints the path of the pristine tree (with its version in the name).
+# Fetch Debian's linux-source-$KERNEL_SERIES (7.3 by default; see common.sh)
+# and unpack it once into the cache. Prints the path of the pristine tree
+# (with its version in the name).
 #
-# The suite is reached through a private apt configuration in the cache,
-# reusing the URI of the machine's own Debian source, so the system's
-# sources never change and no mirror host is written into the repo.
+# The suites are reached through a private apt configuration in the cache,
+# reusing the URIs of the machine's own Debian sources (the archive, and the
+# security archive for trixie-security), so the system's sources never
+# change and no mirror host is written into the repo.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
 need_pkgs apt-get:apt dpkg-deb:dpkg xz:xz-utils
 
+# debian_uri SUFFIX: the first URI of the machine's apt sources that ends
+# in /SUFFIX (debian, debian-security).
 debian_uri() {
-	local f uri
+	local f uri re="/$1/?\$"
 	# deb822 sources first, then one-line sources.
 	for f in /etc/apt/sources.list.d/*.sources; do
 		[ -f "$f" ] || continue
-		uri=$(awk '/^URIs:/ { for (i = 2; i <= NF; i++) if ($i ~ /\/debian\/?$/) { print $i; exit } }' "$f")
+		uri=$(awk -v re="$re" '/^URIs:/ { for (i = 2; i <= NF; i++) if ($i ~ re) { print $i; exit } }' "$f")
 		[ -n "$uri" ] && { echo "${uri%/}"; return; }
 	done
 	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
 		[ -f "$f" ] || continue
-		uri=$(awk '$1 == "deb" { for (i = 2; i <= NF; i++) if ($i ~ /^[a-z]+:\/\/.*\/debian\/?$/) { print $i; exit } }' "$f")
+		uri=$(awk -v re="^[a-z]+://.*$re" '$1 == "deb" { for (i = 2; i <= NF; i++) if ($i ~ re) { print $i; exit } }' "$f")
 		[ -n "$uri" ] && { echo "${uri%/}"; return; }
 	done
-	die "no Debian archive URI found in /etc/apt/sources.list*"
+	die "no /$1 archive URI found in /etc/apt/sources.list*"
+}
+
+# suite_uri SUITE: where SUITE lives. With no security source configured,
+# the security archive is assumed beside the main one.
+suite_uri() {
+	local uri
+	case $1 in
+	*-security)
+		uri=$(debian_uri debian-security 2>/dev/null) ||
+			uri=$(debian_uri debian)-security
+		echo "$uri" ;;
+	*) debian_uri debian ;;
+	esac
 }
 
 apt_dir=$RAPOLICY_CACHE/apt
 mkdir -p "$apt_dir/lists/partial" "$apt_dir/sources.list.d" "$apt_dir/debs"
-echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $(debian_uri) $KERNEL_SUITE main" \
-	>"$apt_dir/sources.list"
-apt_opts=(-o "Dir::Etc::sourcelist=$apt_dir/sources.list"
+# One sources file per series (so runs for different series do not rewrite
+# each other's), one lists directory, one apt run at a time.
+exec 9>"$apt_dir/lock"
+flock 9
+sources=$apt_dir/sources-$KERNEL_SERIES.list
+for suite in $KERNEL_SUITES; do
+	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $(suite_uri "$suite") $suite main"
+done >"$sources"
+apt_opts=(-o "Dir::Etc::sourcelist=$sources"
 	-o "Dir::Etc::sourceparts=$apt_dir/sources.list.d"
 	-o "Dir::State::Lists=$apt_dir/lists"
 	-o "APT::Get::List-Cleanup=0")
 
 pkg=linux-source-$KERNEL_SERIES
-# Refresh the index at most once a day; offline re-runs use what is cached.
-if [ -z "$(find "$apt_dir/lists" -maxdepth 1 -name '*Packages*' -mtime -1 2>/dev/null)" ]; then
-	log "updating the $KERNEL_SUITE index"
+# Refresh each suite's index at most once a day; offline re-runs use what
+# is cached.
+stale=0
+for suite in $KERNEL_SUITES; do
+	[ -n "$(find "$apt_dir/lists" -maxdepth 1 -name "*_dists_${suite}_main_*Packages*" \
+		-mtime -1 2>/dev/null)" ] || stale=1
+done
+if [ "$stale" = 1 ]; then
+	log "updating the index of $KERNEL_SUITES"
 	apt-get "${apt_opts[@]}" update -q >&2 || log "index update failed; using the cached index"
 fi
 version=$(apt-cache "${apt_opts[@]}" show "$pkg" 2>/dev/null |
 	awk '/^Version:/ { print $2 }' | sort -V | tail -n 1)
-[ -n "$version" ] || die "$pkg not found in $KERNEL_SUITE"
+[ -n "$version" ] || die "$pkg not found in $KERNEL_SUITES"
 
 src=$RAPOLICY_CACHE/src/linux-source-$version
 if [ ! -f "$src/.rapolicy-unpacked" ]; then
@@ -51,7 +80,7 @@ if [ ! -f "$src/.rapolicy-unpacked" ]; then
 	if [ -z "$deb" ]; then
 		log "downloading $pkg $version"
 		(cd "$apt_dir/debs" && apt-get "${apt_opts[@]}" download -q "$pkg=$version" >&2)
-		deb=$(ls "$apt_dir/debs/${pkg}_"*.deb | head -n 1)
+		deb=$(ls "$apt_dir/debs/${pkg}_${version}"_*.deb | head -n 1)
 	fi
 	log "unpacking $pkg $version"
 	rm -rf "$src" "$src.tmp"

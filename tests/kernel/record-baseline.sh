@@ -1,0 +1,45 @@
+#!/bin/bash
+# Record the stock neutrality table of a kernel series, which
+# tests/guest/neutrality.sh compares the patched kernel against:
+#
+#   tests/kernel/record-baseline.sh [KERNEL_SERIES]   (default: $KERNEL_SERIES or 7.3)
+#
+# Builds (or reuses) the stock kernel of the series with the test config,
+# boots it with the scratch file system the series' tests use (vm-run's
+# default: ext4, xfs on 6.12) and writes tests/guest/stock-<version>.txt,
+# where <version> is the kernel's own (uname -r without the local version).
+# Run it once per kernel version and commit the table; make check then
+# needs no stock kernel.
+set -euo pipefail
+[ $# -le 1 ] || { echo "usage: $0 [KERNEL_SERIES]" >&2; exit 2; }
+[ $# -eq 0 ] || export KERNEL_SERIES=$1
+. "$(dirname "$0")/common.sh"
+
+tree=$(bash "$RAPOLICY_TOP/tests/kernel/build-kernel.sh" --stock)
+release=$(cat "$tree/include/config/kernel.release")
+version=${release%%-*}
+fs=ext4
+[ "$KERNEL_SERIES" != 6.12 ] || fs=xfs
+out=$RAPOLICY_TOP/tests/guest/stock-$version.txt
+tmp=$(mktemp)
+trap 'rm -f "$tmp"' EXIT
+
+log "recording the neutrality table of stock $release on $fs"
+RAPOLICY_KERNEL_TREE=$tree "$RAPOLICY_TOP/tests/vm/vm-run" --stock --fs "$fs" \
+	--mem 2048 --add "$RAPOLICY_TOP/tests/guest" -- \
+	sh /add/guest/neutrality.sh record >"$tmp"
+# A table must hold every case; a failed walk prints -1.
+rows=$(grep -c '^[a-z]' "$tmp" || true)
+if [ "$rows" -eq 0 ] || grep -qE -- '^not ok| -1( |$)' "$tmp"; then
+	die "recording failed: $(cat "$tmp")"
+fi
+{
+	echo "# Recorded on stock $release (Debian linux-source-$KERNEL_SERIES, the test"
+	echo "# config, scratch disk $fs) by:"
+	echo "#   tests/kernel/record-baseline.sh $KERNEL_SERIES"
+	echo "# which boots the stock kernel and runs:"
+	echo "#   tests/vm/vm-run --stock --fs $fs --mem 2048 --add tests/guest -- sh /add/guest/neutrality.sh record"
+	grep -v '^#' "$tmp" | grep . | sed '1i # advice pattern size major_faults sectors_read'
+} >"$out"
+log "wrote ${out#"$RAPOLICY_TOP"/}"
+cat "$out"
