@@ -26,12 +26,17 @@ case $KERNEL_SERIES in
 	"$KERNEL_SERIES" >&2; exit 1 ;;
 esac
 export KERNEL_SERIES KERNEL_SUITES
-# The patches for a series: patches/ is the 7.3 series; patches/7.2/ holds
-# only the patches 7.2 needs in another form, patches/6.12/ the whole port.
+# The patches for a series, one path a line: patches/series for 7.3; for
+# 7.2 first patches/7.2/prerequisites (backports the series builds on),
+# then patches/series, each taken from patches/7.2/ where 7.2 needs its own
+# form of it; patches/6.12/series, the port, for 6.12.
 kernel_series_patches() {
 	local dir=$RAPOLICY_TOP/patches p
 	[ "$KERNEL_SERIES" != 6.12 ] || dir=$dir/6.12
 	[ -f "$dir/series" ] || die "$dir/series is missing"
+	if [ "$KERNEL_SERIES" = 7.2 ] && [ -f "$dir/7.2/prerequisites" ]; then
+		grep -Ev '^(#|$)' "$dir/7.2/prerequisites" | sed "s|^|$dir/7.2/|"
+	fi
 	while read -r p; do
 		case $p in ''|'#'*) continue ;; esac
 		if [ "$KERNEL_SERIES" = 7.2 ] && [ -f "$dir/7.2/$p" ]; then

@@ -1,0 +1,38 @@
+#!/bin/bash
+# make check for a kernel series besides the default 7.3 (TAP): build the
+# patched $KERNEL_SERIES kernel (cached), boot it once and run its subset of
+# the guest tests (tests/vm/series-guest.sh):
+#
+#   KERNEL_SERIES=7.2 tests/vm/run-series-tests.sh
+#   KERNEL_SERIES=6.12 tests/vm/run-series-tests.sh
+#
+# SERIES_SUITES chooses the subset; the default per series:
+#   7.2   neutrality policies streams: the same series and module as 7.3,
+#         so its own stock table, the policy selftests and "best" on the
+#         reverse walks
+#   6.12  neutrality: the port with no module loaded against stock 6.12
+#         (XFS scratch disk); "policies streams" join once rapolicy.ko
+#         builds against 6.12
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tests/kernel/common.sh"
+
+case $KERNEL_SERIES in
+6.12) default_suites=neutrality ;;
+*) default_suites="neutrality policies streams" ;;
+esac
+suites=${SERIES_SUITES:-$default_suites}
+args=(--mem 2048 --add "$top/tests/guest" --add "$top/tests/vm/series-guest.sh")
+case " $suites " in
+*" policies "*|*" streams "*) ;;
+*) args+=(--no-module) ;;
+esac
+
+start=$(date +%s)
+if ! tree=$(bash "$top/tests/kernel/build-kernel.sh"); then
+	echo "not ok 1 - patched $KERNEL_SERIES kernel builds"
+	exit 1
+fi
+echo "ok 1 - patched $KERNEL_SERIES kernel builds ($(($(date +%s) - start)) s): ${tree##*/}"
+RAPOLICY_KERNEL_TREE=$tree "$top/tests/vm/vm-run" "${args[@]}" -- \
+	sh /add/series-guest.sh $suites
