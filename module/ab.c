@@ -22,6 +22,7 @@
 #include <linux/string.h>
 #include <linux/sysfs.h>
 
+#include "compat.h"
 #include "rapolicy.h"
 
 enum rap_ab_mode { RAP_AB_OFF, RAP_AB_CGROUP, RAP_AB_SAMPLE };
@@ -97,7 +98,7 @@ static ssize_t cgroup_show(struct kobject *kobj, struct kobj_attribute *attr,
 		if (len < 0 || len >= PAGE_SIZE - 12)
 			len = sysfs_emit(buf, "?");
 		/* rmdir takes the cgroup offline; our reference keeps it */
-		if (cgroup_is_dead(cgrp))
+		if (rap_cgroup_is_dead(cgrp))
 			len += sysfs_emit_at(buf, len, " (removed)");
 	}
 	len += sysfs_emit_at(buf, len, "\n");
