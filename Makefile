@@ -8,7 +8,7 @@ TOP := $(CURDIR)
 BUILD := $(TOP)/build
 KERNEL_SCRIPT := $(TOP)/tests/kernel/build-kernel.sh
 
-.PHONY: all kernel kernel-stock kernel-debug module userspace vm-prereqs check \
+.PHONY: all kernel kernel-stock kernel-debug baseline matrix module userspace vm-prereqs check \
 	stress demo bench bench-smoke fuzz install clean help
 
 FUZZ_SECONDS ?= 600
@@ -17,7 +17,10 @@ all: userspace
 
 help:
 	@echo "make kernel        build (or reuse) the patched test kernel"
-	@echo "make kernel-stock  build (or reuse) stock 7.3 with the same config"
+	@echo "make kernel-stock  build (or reuse) the stock kernel with the same config"
+	@echo "                   (KERNEL_SERIES=7.3|7.2|6.12 picks the kernel everywhere; default 7.3)"
+	@echo "make baseline      record the stock neutrality table of KERNEL_SERIES (docs/NEUTRALITY.md)"
+	@echo "make matrix        W=1 build matrix of the patched objects and the module (TAP)"
 	@echo "make kernel-debug  build (or reuse) the patched kernel with KASAN, lockdep, kmemleak, KFENCE, DEBUG_VM"
 	@echo "make module        build rapolicy.ko against KDIR (default: running kernel)"
 	@echo "make userspace     build rapolicyctl and rawalk into build/bin"
@@ -37,6 +40,12 @@ kernel-stock:
 
 kernel-debug:
 	@bash $(KERNEL_SCRIPT) --debug
+
+baseline:
+	@bash tests/kernel/record-baseline.sh
+
+matrix:
+	@bash tests/kernel/matrix.sh
 
 userspace:
 	@$(MAKE) -s -C userspace BUILD=$(BUILD)
