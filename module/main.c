@@ -15,6 +15,7 @@
 #include <linux/readahead_policy.h>
 #include <linux/xarray.h>
 
+#include "compat.h"
 #include "rapolicy.h"
 
 static bool rap_has_folio(const void *ctx, pgoff_t index)
@@ -177,4 +178,5 @@ module_exit(rapolicy_exit);
 
 MODULE_DESCRIPTION("Live-tunable mmap readahead policies");
 MODULE_LICENSE("GPL");
+RAP_IMPORT_MM_NAMESPACE;
 MODULE_VERSION(RAPOLICY_VERSION);
