@@ -17,7 +17,8 @@ SECTOR_SLACK=64
 
 # reverse_suite: counts relate to the file size only: 256 MiB read once is
 # 524288 sectors, and a stream takes one fault to start and at most one
-# more to see the direction
+# more to see the direction. (With every policy off the same walks take
+# what the stock table of this kernel says: tests/guest/stock-*.txt.)
 reverse_suite() {
 	modprobe rapolicy || { tap 1 "load rapolicy"; return; }
 	f=$(testfile 256M) || { tap 1 "create 256M"; return; }
@@ -26,13 +27,11 @@ reverse_suite() {
 		all_policies_off
 		walk "$advice" forward "$f"
 		fwd_major=$walk_major fwd_sectors=$walk_sectors
-		walk "$advice" reverse "$f"
-		off_major=$walk_major
 		set_policy "$policy" stream || tap 1 "$policy=stream"
 		walk "$advice" reverse "$f"
 		[ "$walk_major" -le 4 ] && [ "$walk_sectors" -ge 524288 ] &&
 			[ "$walk_sectors" -le $((524288 + SECTOR_SLACK)) ]
-		tap $? "$policy=stream: $advice reverse 256M: $walk_major major faults (off: $off_major), $walk_sectors sectors"
+		tap $? "$policy=stream: $advice reverse 256M: $walk_major <= 4 major faults, $walk_sectors sectors"
 		walk "$advice" forward "$f"
 		[ "$walk_major" = "$fwd_major" ] && [ "$walk_sectors" = "$fwd_sectors" ]
 		tap $? "$policy=stream: $advice forward unchanged ($walk_major, $walk_sectors)"
