@@ -28,9 +28,11 @@ log "recording the neutrality table of stock $release on $fs"
 RAPOLICY_KERNEL_TREE=$tree "$RAPOLICY_TOP/tests/vm/vm-run" --stock --fs "$fs" \
 	--mem 2048 --add "$RAPOLICY_TOP/tests/guest" -- \
 	sh /add/guest/neutrality.sh record >"$tmp"
-# A table must hold every case; a failed walk prints -1.
-rows=$(grep -c '^[a-z]' "$tmp" || true)
-if [ "$rows" -eq 0 ] || grep -qE -- '^not ok| -1( |$)' "$tmp"; then
+# The guest's console shares stdout with the table (kernel messages may
+# land in it): keep the table rows only. A failed walk prints -1 or a
+# "not ok" line.
+row='^[a-z]+ [a-z-]+ [0-9]+[KMG] [0-9]+ [0-9]+$'
+if ! grep -qE "$row" "$tmp" || grep -qE -- '^not ok| -1( |$)' "$tmp"; then
 	die "recording failed: $(cat "$tmp")"
 fi
 {
@@ -39,7 +41,8 @@ fi
 	echo "#   tests/kernel/record-baseline.sh $KERNEL_SERIES"
 	echo "# which boots the stock kernel and runs:"
 	echo "#   tests/vm/vm-run --stock --fs $fs --mem 2048 --add tests/guest -- sh /add/guest/neutrality.sh record"
-	grep -v '^#' "$tmp" | grep . | sed '1i # advice pattern size major_faults sectors_read'
+	echo "# advice pattern size major_faults sectors_read"
+	grep -E "$row" "$tmp"
 } >"$out"
 log "wrote ${out#"$RAPOLICY_TOP"/}"
 cat "$out"
