@@ -44,6 +44,9 @@ run_suite kernel bash tests/kernel/test-kernel.sh
 run_suite api bash tests/api/run.sh
 run_suite dkms bash tests/dkms.sh
 run_suite vm bash tests/vm/run-guest-tests.sh
+# Linux 6.12 (patches/6.12): neutrality against stock 6.12, each descending
+# policy and "best" on reverse walks, vma_limit (tests/vm/run-series-tests.sh)
+run_suite kernel-6.12 env KERNEL_SERIES=6.12 bash tests/vm/run-series-tests.sh
 # Its own boot: the disk throttled to 2 I/Os per second keeps a page under
 # writeback while the test faults on it.
 run_suite writeback tests/vm/vm-run --mem 1024 --throttle-iops 2 \

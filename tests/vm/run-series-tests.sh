@@ -30,6 +30,21 @@ args=(--mem 2048 --add "$top/tests/guest" --add "$top/tests/vm/series-guest.sh")
 # Only neutrality needs no module: do not build one then.
 [ "$suites" != neutrality ] || args+=(--no-module)
 
+# The series' own patches (patches/6.12/, patches/7.2/; patches/ itself is
+# checked by tests/style.sh) against its own tree
+own=$top/patches/$KERNEL_SERIES
+if [ -d "$own" ] && src=$(bash "$top/tests/kernel/fetch-source.sh"); then
+	for p in "$own"/*.patch; do
+		out=$(cd "$src" && perl scripts/checkpatch.pl --strict --quiet --no-summary "$p" 2>&1)
+		[ -z "$out" ] || echo "$out" | sed 's/^/# /'
+		if [ -z "$out" ]; then
+			echo "ok - checkpatch --strict ${p#"$top"/}"
+		else
+			echo "not ok - checkpatch --strict ${p#"$top"/}"
+		fi
+	done
+fi
+
 start=$(date +%s)
 if ! tree=$(bash "$top/tests/kernel/build-kernel.sh"); then
 	echo "not ok 1 - patched $KERNEL_SERIES kernel builds"
