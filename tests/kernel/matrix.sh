@@ -109,7 +109,7 @@ configure() {
 		printf '%s\n' 'CONFIG_SYSTEM_TRUSTED_KEYS=""' 'CONFIG_SYSTEM_REVOCATION_KEYS=""' \
 			'CONFIG_MODULE_SIG_KEY=""' '# CONFIG_DEBUG_INFO_BTF is not set' \
 			'CONFIG_READAHEAD_POLICY=y' >>"$out/.config"
-		"${kmake[@]}" olddefconfig >/dev/null || return 1
+		"${kmake[@]}" olddefconfig >/dev/null 2>&1 || return 1
 	else
 		"${kmake[@]}" tinyconfig >/dev/null || return 1
 		printf '%s\n' "$extra" >"$out/extra.config"
