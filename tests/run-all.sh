@@ -41,6 +41,8 @@ run_suite unit-userspace-asan make -s -C userspace test-asan BUILD="$top/build"
 run_suite unit-userspace-valgrind make -s -C userspace test-valgrind BUILD="$top/build"
 run_suite fuzz env FUZZ_SECONDS="${FUZZ_SECONDS:-15}" bash tests/fuzz/run.sh
 run_suite kernel bash tests/kernel/test-kernel.sh
+# W=1 build matrix of the patched objects and the module (tests/kernel/matrix.sh)
+run_suite matrix bash tests/kernel/matrix.sh
 run_suite api bash tests/api/run.sh
 run_suite dkms bash tests/dkms.sh
 run_suite vm bash tests/vm/run-guest-tests.sh

@@ -99,10 +99,18 @@ config_extra() {
 # configure NAME SRC OUT: write OUT/.config; fails if kconfig dropped a
 # line the configuration asks for
 configure() {
-	local name=$1 src=$2 out=$3 extra line opt
+	local name=$1 src=$2 out=$3 extra line opt stamp
 	local kmake=(make -s -C "$src" O="$out" CC="ccache gcc" HOSTCC="ccache gcc")
 	mkdir -p "$out"
 	extra=$(config_extra "$name") || return 1
+	# Unchanged inputs: keep the configuration, so a warm run does not
+	# regenerate headers and rebuild what depends on them.
+	stamp=$( { echo "$name $extra"; cat "${fragments[@]}"
+		[ "$name" != debian ] || cat "$debian_config"; } | sha256sum)
+	if [ -f "$out/.config" ] && [ "$(cat "$out/.config-stamp" 2>/dev/null)" = "$stamp" ]; then
+		return 0
+	fi
+	rm -f "$out/.config-stamp"
 	if [ "$name" = debian ]; then
 		cp "$debian_config" "$out/.config"
 		# Signing keys and BTF are for linking, which the matrix never does.
@@ -126,6 +134,7 @@ configure() {
 			grep -qx "$line" "$out/.config" || { echo "# kconfig dropped $line" >&2; return 1; } ;;
 		esac
 	done <<<"$extra"
+	echo "$stamp" >"$out/.config-stamp"
 }
 
 # build SRC OUT LOG: the objects, W=1, recompiled (ccache replays warnings)
