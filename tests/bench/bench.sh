@@ -9,7 +9,8 @@
 #
 # The matrix (workloads, sizes, settings) is tests/bench/matrix; the guest
 # side is tests/guest/bench.sh; the doc is written by tests/bench/report.awk
-# and the plots by tests/bench/*.gp (gnuplot).
+# and the plots by tests/bench/*.gp (gnuplot).  A last boot runs the real
+# clients (tests/bench/clients.sh) for the doc's "Real clients" section.
 #
 # --smoke: the workloads of tests/bench/smoke.cells at small sizes, each
 # setting once, no throttle, one repetition, patched kernel only; prints
@@ -185,6 +186,8 @@ render() {
 	fi
 	rm -f "$svgdir"/*.dat "$svgdir"/*.colors
 	[ "$smoke" = 1 ] || cp "$work/results.txt" "$svgdir/results.txt"
+	# the real clients' section (tests/bench/clients.sh), if they ran
+	[ "$smoke" = 1 ] || bash "$bench/clients.sh" --insert "$doc"
 }
 
 if [ "$report_only" = 1 ]; then
@@ -233,11 +236,11 @@ sample_host &
 sampler=$!
 rc=0
 if [ "$stock" = 1 ]; then
-	log "boot 1/2: stock 7.3.4, no hooks (the neutrality column)"
+	log "boot 1/3: stock 7.3.4, no hooks (the neutrality column)"
 	run_vm 7.3.4 --stock || rc=$?
 	[ "$rc" = 0 ] || die "the stock 7.3.4 run failed (status $rc); log in $work/vm-7.3.4.log"
 fi
-[ "$smoke" = 1 ] || log "boot $((stock + 1))/$((stock + 1)): patched 7.3.4 with rapolicy, every setting"
+[ "$smoke" = 1 ] || log "boot $((stock + 1))/$((stock + 2)): patched 7.3.4 with rapolicy, every setting"
 run_vm patched || rc=$?
 meta total_seconds "$(($(date +%s) - start))"
 stop_sampler
@@ -247,6 +250,10 @@ meta host_samples "$(awk '{ n++; if ($1 > 1) busy++; if ($2 > max) max = $2 }
 
 if [ "$smoke" = 0 ]; then
 	[ "$rc" = 0 ] || die "the patched run failed (status $rc); log in $work/vm-patched.log"
+	log "boot $((stock + 2))/$((stock + 2)): real clients (LMDB, a tensor loader, sqlite3) under stock, seed and best"
+	rm -f "$work/clients.txt"
+	bash "$bench/clients.sh" --iops "$IOPS" --bps "$BPS" ||
+		log "the real-client run failed: no real-client table (log in $work/vm-clients.log)"
 	render || die "report failed"
 	log "wrote $doc and $svgdir/ in $(($(date +%s) - start)) s"
 	exit 0
