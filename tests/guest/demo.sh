@@ -4,6 +4,7 @@
 # read_ahead_kb 8192), and one real client (an LMDB reverse cursor scan,
 # tests/clients/lmdb_scan.c, when /add/clients is there), each under
 # profiles stock, seed and best, side by side.
+# shellcheck source=tests/guest/lib.sh source-path=SCRIPTDIR/../..
 . "$(dirname "$0")/lib.sh"
 
 HUGE_SIZE=${HUGE_SIZE:-512M}
@@ -14,7 +15,7 @@ PROFILES="stock seed best"
 C=/add/clients
 
 modprobe rapolicy || { echo "demo: cannot load rapolicy"; exit 1; }
-echo "rapolicy $(cat $RAPOLICY_SYSFS/version) on $(uname -r)"
+echo "rapolicy $(cat "$RAPOLICY_SYSFS/version") on $(uname -r)"
 echo "files: $HUGE_SIZE (MADV_HUGEPAGE), $SEQ_SIZE (MADV_SEQUENTIAL) on ext4/virtio-blk, read_ahead_kb 8192"
 
 profile() {
@@ -84,7 +85,7 @@ END {
 echo
 echo "profiles (rapolicyctl profile NAME):"
 for p in seed best; do
-	echo "  $p = $(rapolicyctl profile list 2>/dev/null | sed -n "s/^$p[: ]*//p" | head -n 1)"
+	echo "  $p = $(rapolicyctl profile list 2>/dev/null | sed -n "s/^${p}[: ]*//p" | head -n 1)"
 done
 echo "best = stock wall time / best's (TCG: CPU-bound, indicative only)."
 echo "LMDB: tests/clients/lmdb_scan.c, MDB_LAST then MDB_PREV over a ${LMDB_MIB} MiB database, read_ahead_kb $LMDB_RA."
