@@ -27,7 +27,9 @@
 # clients", for the others and the numbers):
 #   - every run exits 0 and sees the same records and checksum as stock's
 #     forward scan (a policy never changes what a program reads);
-#   - forward under best takes no more major faults than forward under stock;
+#   - with one reader (lmdb, sqlite), whose counts are deterministic:
+#     forward under best takes no more major faults than forward under
+#     stock, and reverse under best no more than reverse under stock;
 #   - every run reads at most 1.05 times the file (plus 64 KiB of
 #     metadata);
 # and prints the targets it does not assert as "# target ..." lines.
@@ -196,7 +198,10 @@ for c in $clients; do
 	nr=$(readers "$c")
 	limit=$((fb * 105 / 100 / 512 + 128))
 	for ra in $ras; do
-		ref=
+		ref=''
+		for v in maj_stock_forward maj_stock_reverse maj_best_forward maj_best_reverse; do
+			eval "$v=''"
+		done
 		for p in $profiles; do
 			for d in forward reverse; do
 				run "$c" "$d" "$p" "$ra"
@@ -209,18 +214,28 @@ for c in $clients; do
 				eval "maj_${p}_$d=\$m_major ms_${p}_$d=\$m_ms"
 			done
 		done
-		eval "sf=\$maj_stock_forward bf=\$maj_best_forward br=\$maj_best_reverse"
+		eval "sf=\$maj_stock_forward sr=\$maj_stock_reverse"
+		eval "bf=\$maj_best_forward br=\$maj_best_reverse"
 		eval "bfms=\$ms_best_forward brms=\$ms_best_reverse"
-		if [ -n "$sf" ] && [ -n "$bf" ]; then
+		if [ -z "$sf" ] || [ -z "$bf" ] || [ -z "$sr" ] || [ -z "$br" ]; then
+			continue
+		fi
+		# Readers of one mapping share its file's readahead state, so
+		# with several the counts follow the threads' interleaving.
+		if [ "$nr" = 1 ]; then
 			[ "$bf" -le "$sf" ]
 			tap $? "$c forward, read_ahead_kb $ra: best takes no more major faults than stock ($bf, stock $sf)"
-		fi
-		if [ -n "$br" ] && [ -n "$bf" ]; then
+			[ "$br" -le "$sr" ]
+			tap $? "$c reverse, read_ahead_kb $ra: best takes no more major faults than stock ($br, stock $sr)"
+		else
 			met=missed
-			[ "$br" -le $((bf + 4 * nr)) ] && met=met
-			echo "# target $met: $c reverse under best, read_ahead_kb $ra: $br majflt <= forward $bf + 4 x $nr readers"
-			echo "# wall (TCG, unthrottled): $c under best, read_ahead_kb $ra: reverse $brms ms, forward $bfms ms"
+			[ "$bf" -le "$sf" ] && met=met
+			echo "# target $met (not asserted: $nr readers, counts vary between runs): $c forward under best, read_ahead_kb $ra: $bf majflt <= stock's $sf"
 		fi
+		met=missed
+		[ "$br" -le $((bf + 4 * nr)) ] && met=met
+		echo "# target $met: $c reverse under best, read_ahead_kb $ra: $br majflt <= forward $bf + 4 x $nr readers"
+		echo "# wall (TCG, unthrottled): $c under best, read_ahead_kb $ra: reverse $brms ms, forward $bfms ms"
 	done
 done
 rapolicyctl profile stock >/dev/null
