@@ -43,6 +43,8 @@ run_suite fuzz env FUZZ_SECONDS="${FUZZ_SECONDS:-15}" bash tests/fuzz/run.sh
 run_suite kernel bash tests/kernel/test-kernel.sh
 run_suite dkms bash tests/dkms.sh
 run_suite vm bash tests/vm/run-guest-tests.sh
+# LMDB, a parallel loader and Debian's sqlite3 in the guest (about a minute)
+run_suite clients bash tests/clients/run.sh
 run_suite bench-smoke bash tests/bench/bench.sh --smoke
 # One minute of make stress on the debug kernel (about 3 minutes with boot
 # and checks); make stress runs it for 10.

@@ -5,7 +5,7 @@
 #   clients.sh [--bench] [--mib N] [--profiles "stock best"] [--ra "128 8192"]
 #              [--threads N] [--clients "lmdb tensors sqlite"] [--reps N]
 #
-# Needs /add/clients (make -C tests/clients: tests/clients/README.md).
+# Needs /add/clients (make -C tests/clients; see tests/clients/README.md).
 # The clients, each scanned forward and in reverse:
 #   lmdb     LMDB (liblmdb, Debian's liblmdb-dev, statically linked): one
 #            read transaction, a cursor from MDB_FIRST with MDB_NEXT, or
