@@ -4,7 +4,7 @@
 # Builds tests/clients (installing liblmdb-dev, lmdb-utils and sqlite3 as
 # root if missing), then runs tests/guest/clients.sh in the guest.
 set -uo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # shellcheck source=tests/kernel/common.sh source-path=SCRIPTDIR/../..
 . "$top/tests/kernel/common.sh"
 

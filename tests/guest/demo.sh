@@ -79,7 +79,7 @@ END {
 		printf "%-36s %26s %18s %24s %8s\n", w,
 			maj[w, "stock"] " / " maj[w, "seed"] " / " maj[w, "best"],
 			mib[w, "stock"] "/" mib[w, "seed"] "/" mib[w, "best"],
-			ms[w, "stock"] " / " ms[w, "seed"] " / " ms[w, "best"], sp
+			sprintf("%.0f / %.0f / %.0f", ms[w, "stock"], ms[w, "seed"], ms[w, "best"]), sp
 	}
 }'
 echo
@@ -88,4 +88,5 @@ for p in seed best; do
 	echo "  $p = $(rapolicyctl profile list 2>/dev/null | sed -n "s/^${p}[: ]*//p" | head -n 1)"
 done
 echo "best = stock wall time / best's (TCG: CPU-bound, indicative only)."
-echo "LMDB: tests/clients/lmdb_scan.c, MDB_LAST then MDB_PREV over a ${LMDB_MIB} MiB database, read_ahead_kb $LMDB_RA."
+[ ! -x "$C/bin/lmdb_scan" ] ||
+	echo "LMDB: tests/clients/lmdb_scan.c, MDB_LAST then MDB_PREV over a ${LMDB_MIB} MiB database, read_ahead_kb $LMDB_RA."
