@@ -1,11 +1,12 @@
 # The "Real clients" section of docs/BENCHMARKS.md, from the lines of
 # tests/guest/clients.sh --bench (without "@client "):
 #   CLIENT DIRECTION PROFILE RA_KB REP MAJOR READ_BYTES SECTORS IOS WALL_MS FILE_BYTES READERS
-# Counts are from the first repetition (they are deterministic), wall
-# times are medians.  Variables: cmd (the command), meta (a line on the
-# setup).
-function median(key,   n, i, j, t, a) {
-	n = split(walls[key], a, " ")
+# Every figure is the median over the repetitions; a count that varied
+# between them is shown with its range.  Variables: cmd (the command),
+# meta (a line on the setup), sqlitev (sqlite3's Debian version).
+function median(key) { return med(walls[key]) }
+function med(list,   n, i, j, t, a) {
+	n = split(list, a, " ")
 	for (i = 1; i <= n; i++)
 		for (j = i + 1; j <= n; j++)
 			if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
@@ -17,17 +18,29 @@ function rb(v) { return (v < 0) ? "n/a" : sprintf("%.1f", v / 1048576) }
 function mark(ok) { return ok ? "met" : "**missed**" }
 {
 	key = $1 SUBSEP $2 SUBSEP $3 SUBSEP $4
-	if (!(key in major)) {
-		major[key] = $6; rbytes[key] = $7; sect[key] = $8; ios[key] = $9
+	if (!(key in majors)) {
+		lo[key] = hi[key] = $6
 		if (!($1 in fbytes)) { order[++nc] = $1 }
 		fbytes[$1] = $11; readers[$1] = $12
 		if (!(($4) in seenra)) { seenra[$4] = 1; ras[++nr] = $4 }
 		if (!(($3) in seenp)) { seenp[$3] = 1; profs[++np] = $3 }
-		if ($6 < 0) failed[key] = 1
 	}
+	if ($6 < 0) failed[key] = 1
+	if ($6 < lo[key]) lo[key] = $6
+	if ($6 > hi[key]) hi[key] = $6
+	majors[key] = majors[key] " " $6; rbl[key] = rbl[key] " " $7
+	sectl[key] = sectl[key] " " $8
 	walls[key] = walls[key] " " $10
 }
+function counts(key) {
+	if (key in failed) return "failed"
+	return (lo[key] == hi[key]) ? major[key] : major[key] " (" lo[key] "–" hi[key] ")"
+}
 END {
+	for (key in majors) {
+		major[key] = med(majors[key]); rbytes[key] = med(rbl[key])
+		sect[key] = med(sectl[key])
+	}
 	print "## Real clients"
 	print ""
 	print "Programs that read their files through mmap the way they always do,"
@@ -54,7 +67,10 @@ END {
 	print "  table of 1000-byte rows, four to a page: a co-routine that walks the table"
 	print "  B-tree's leaves forwards (`OP_Next`) or backwards (`OP_Prev`)."
 	print ""
-	print "Major faults and wall time are the program's (wait4());"
+	print "Major faults and wall time are the program's (wait4()), medians over"
+	print "the repetitions, with the range where a count varied (the loader's"
+	print "threads share the file's readahead state, so its counts follow their"
+	print "interleaving; the single-reader counts are deterministic);"
 	print "MiB read is what the disk read while it ran (the guest runs nothing"
 	print "else), read_bytes the program's own from `/proc/self/io` (n/a: the"
 	print "test kernel has no `CONFIG_TASK_IO_ACCOUNTING`). Ratio = reverse wall"
@@ -72,7 +88,7 @@ END {
 			printf "| %s | %d MiB | %d | %s | %s / %s | %s / %s | %s / %s | %.0f / %.0f | %.2f× |\n",
 				cl (cl == "tensors" ? " (" readers[cl] " threads)" : ""),
 				fbytes[cl] / 1048576, ras[r], profs[p],
-				(f in failed) ? "failed" : major[f], (b in failed) ? "failed" : major[b],
+				counts(f), counts(b),
 				mib(sect[f]), mib(sect[b]), rb(rbytes[f]), rb(rbytes[b]),
 				mf, mb, (mf > 0) ? mb / mf : 0
 		}

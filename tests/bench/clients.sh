@@ -74,6 +74,7 @@ args=(--mem 2048 --cpus 2 --timeout 7200 --add "$top/tests/guest" --add "$top/bu
 [ "$BPS" = 0 ] || args+=(--throttle-bps "$BPS")
 log "real clients: $MIB MiB files, $REPS repetition(s), disk throttled to $IOPS IOPS and $((BPS / 1048576)) MiB/s"
 t0=$(date +%s)
+load0=$(cut -d' ' -f1 /proc/loadavg) vms0=$(pgrep -c '^qemu-system' || true)
 set +e
 "$top/tests/vm/vm-run" "${args[@]}" -- sh /add/guest/clients.sh --bench --mib "$MIB" \
 	--profiles "stock seed best" --ra "128 8192" --reps "$REPS" \
@@ -83,6 +84,6 @@ set -e
 [ "$rc" = 0 ] || die "the real-client run failed (status $rc); log in $work/vm-clients.log"
 sed -n 's/^@client //p' "$work/vm-clients.log" >"$work/clients.txt"
 echo "$cmdline" >"$work/clients.cmd"
-echo "$MIB MiB files, $IOPS IOPS and $((BPS / 1048576)) MiB/s, $REPS repetition(s), $(($(date +%s) - t0)) s in all" >"$work/clients.meta"
+echo "$MIB MiB files, $IOPS IOPS and $((BPS / 1048576)) MiB/s, $REPS repetition(s), $(($(date +%s) - t0)) s in all on $(date -u '+%Y-%m-%d %H:%M UTC'); host load average $load0 at the start and $(cut -d' ' -f1 /proc/loadavg) at the end on $(nproc) cores, $vms0 QEMU processes at the start (others' VMs make TCG wall times noisy; the counts are not affected)" >"$work/clients.meta"
 log "real clients: $(wc -l <"$work/clients.txt") runs in $(($(date +%s) - t0)) s"
 section "$top/docs/BENCHMARKS.md"
