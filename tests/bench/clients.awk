@@ -76,6 +76,31 @@ END {
 	print "test kernel has no `CONFIG_TASK_IO_ACCOUNTING`). Ratio = reverse wall"
 	print "time / forward wall time."
 	print ""
+	print "In short (major faults, medians):"
+	print ""
+	for (c = 1; c <= nc; c++) {
+		cl = order[c]
+		line = "- **" cl "**:"
+		sep = " "
+		for (r = 1; r <= nr; r++) {
+			sr = cl SUBSEP "reverse" SUBSEP "stock" SUBSEP ras[r]
+			br = cl SUBSEP "reverse" SUBSEP "best" SUBSEP ras[r]
+			bf = cl SUBSEP "forward" SUBSEP "best" SUBSEP ras[r]
+			if (!(sr in major) || !(br in major) || !(bf in major)) continue
+			line = line sep "at " ras[r] " KiB the reverse scan takes " major[sr] \
+				" under stock, " major[br] " under best (forward: " major[bf] ")"
+			sep = "; "
+		}
+		for (r = 1; r <= nr; r++) {
+			sf = cl SUBSEP "forward" SUBSEP "stock" SUBSEP ras[r]
+			ef = cl SUBSEP "forward" SUBSEP "seed" SUBSEP ras[r]
+			if ((sf in major) && (ef in major) && major[ef] > major[sf] && readers[cl] == 1)
+				line = line "; seed's forward scan takes more than stock's at " \
+					ras[r] " KiB (" major[ef] " against " major[sf] ")"
+		}
+		print line "."
+	}
+	print ""
 	print "| client | file | read_ahead_kb | profile | major faults fwd / rev | MiB read fwd / rev | read_bytes MiB fwd / rev | wall ms fwd / rev | rev / fwd |"
 	print "|---|---:|---:|---|---:|---:|---:|---:|---:|"
 	for (c = 1; c <= nc; c++) {
