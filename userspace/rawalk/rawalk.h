@@ -68,6 +68,8 @@ struct rawalk_opts {
 	int64_t read_ahead_kb;		/* -1: leave alone */
 	uint64_t memcg_limit;		/* 0: no memcg */
 	uint64_t create_size;		/* ACT_CREATE */
+	unsigned int repeat;		/* --repeat: walks (default 1) */
+	unsigned int jobs;		/* --jobs: threads on one mapping */
 	const char *file;
 };
 
@@ -210,13 +212,23 @@ struct report {
 	uint64_t rss_kb;
 	uint64_t file_vmas;
 	uint64_t pages_cached_before;
+	bool cached_known;		/* mincore() could be trusted */
+	int64_t read_bytes;		/* /proc/self/io; -1: none */
 	int64_t read_ahead_kb;		/* -1: no block device queue */
 	int64_t memcg_limit_bytes;	/* -1: no memcg */
 	double wall_ms;
 	bool has_folio_orders;		/* --folio-orders: print it */
 	struct folio_orders folio_orders;
 	bool complete;			/* the walk was measured: print it */
+	/* --repeat: over the walks, min and median */
+	unsigned int repeat;
+	double wall_ms_min, wall_ms_median;
+	uint64_t major_faults_min, major_faults_median;
+	int64_t read_bytes_min, read_bytes_median;
 };
+
+/* Fill r (one of the walks) with min and median over rs[0..n) */
+void report_summarise(struct report *r, const struct report *rs, unsigned int n);
 
 /* One "key: value" per line, or one JSON object on one line. */
 void report_print(FILE *f, const struct report *r, bool json);

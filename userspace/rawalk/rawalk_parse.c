@@ -62,20 +62,31 @@ void rawalk_usage(FILE *f)
 "  --memcg-limit BYTES  run in a new cgroup v2 child with this memory.max\n"
 "  --folio-orders       also report the folio orders of the mapped pages of\n"
 "                       FILE (/proc/self/pagemap and /proc/kpageflags: root)\n"
+"  --repeat N           walk N times (1..1000), cold each time unless --warm;\n"
+"                       report the median walk with min and median figures\n"
+"  --jobs N             N threads (1..64) walk the one mapping at once\n"
 "  --seed N             seed of random:P and of --create data (default 1)\n"
 "  --json               print one JSON object instead of key: value lines\n"
 "  --create SIZE        write FILE with SIZE bytes (suffix K, M, G, T) of\n"
 "                       non-zero pseudo-random data, fsync it and exit; an\n"
-"                       existing FILE of that size is kept, one of another\n"
-"                       size is an error unless --force\n"
+"                       existing FILE of that size without holes is kept,\n"
+"                       another one is an error unless --force.  Says\n"
+"                       whether it created or kept FILE, after checking\n"
+"                       (SEEK_HOLE, st_blocks) that it has no holes\n"
 "  --force              with --create, replace an existing FILE\n"
 "  -h, --help           this text\n"
 "  -V, --version        version\n"
 "\n"
 "Report keys: file pattern advice cache seed file_bytes pages_touched\n"
 "major_faults minor_faults sectors_read ios_read file_pmd_mapped_kb rss_kb\n"
-"file_vmas pages_cached_before read_ahead_kb memcg_limit_bytes wall_ms,\n"
-"and folio_orders with --folio-orders.\n"
+"file_vmas pages_cached_before read_bytes read_ahead_kb memcg_limit_bytes\n"
+"wall_ms, folio_orders with --folio-orders, and with --repeat: repeat,\n"
+"wall_ms_min/_median, major_faults_min/_median, read_bytes_min/_median.\n"
+"read_bytes is what this process read from storage (/proc/self/io), exact\n"
+"where the device counters count every reader of the device.\n"
+"pages_cached_before is unknown (null) when mincore() cannot be trusted:\n"
+"for a caller who neither owns FILE nor may write it, the kernel reports\n"
+"every page as cached.\n"
 "Faults, I/O and wall time cover the madvise() call and the walk only.\n"
 "sectors_read and ios_read come from /sys/dev/block/MAJ:MIN/stat of the\n"
 "device holding FILE; when it has none (tmpfs, overlayfs, NFS) they are -1\n"
@@ -94,6 +105,8 @@ void rawalk_opts_init(struct rawalk_opts *o)
 	o->cold = true;
 	o->seed = 1;
 	o->read_ahead_kb = -1;
+	o->repeat = 1;
+	o->jobs = 1;
 }
 
 int parse_percent(const char *s, uint64_t *out)
@@ -409,6 +422,22 @@ static int parse_one_opt(int argc, char **argv, int *i, struct rawalk_opts *o,
 			return RAWALK_USAGE;
 		}
 		o->memcg_limit = n;
+		*seen |= SEEN_WALK_OPT;
+	} else if (!strcmp(name, "--repeat") || !strcmp(name, "--jobs")) {
+		bool rep = !strcmp(name, "--repeat");
+
+		v = opt_value(argc, argv, i, name, eq, err, errlen);
+		if (!v)
+			return RAWALK_USAGE;
+		if (parse_u64(v, &n) || n < 1 || n > (rep ? 1000 : 64)) {
+			errf(err, errlen, "%s '%s': expected a number from 1 to %d",
+			     name, v, rep ? 1000 : 64);
+			return RAWALK_USAGE;
+		}
+		if (rep)
+			o->repeat = (unsigned int)n;
+		else
+			o->jobs = (unsigned int)n;
 		*seen |= SEEN_WALK_OPT;
 	} else if (!strcmp(name, "--create")) {
 		v = opt_value(argc, argv, i, name, eq, err, errlen);
@@ -934,7 +963,12 @@ void report_print(FILE *f, const struct report *r, bool json)
 	KEY("file_vmas");
 	fprintf(f, "%" PRIu64, r->file_vmas);
 	KEY("pages_cached_before");
-	fprintf(f, "%" PRIu64, r->pages_cached_before);
+	if (r->cached_known)
+		fprintf(f, "%" PRIu64, r->pages_cached_before);
+	else
+		fputs(json ? "null" : "unknown", f);
+	KEY("read_bytes");
+	put_i64(f, json, r->read_bytes);
 	KEY("read_ahead_kb");
 	put_i64(f, json, r->read_ahead_kb);
 	KEY("memcg_limit_bytes");
@@ -945,6 +979,54 @@ void report_print(FILE *f, const struct report *r, bool json)
 	}
 	KEY("wall_ms");
 	fprintf(f, "%.3f", r->wall_ms);
+	if (r->repeat > 1) {
+		KEY("repeat");
+		fprintf(f, "%u", r->repeat);
+		KEY("wall_ms_min");
+		fprintf(f, "%.3f", r->wall_ms_min);
+		KEY("wall_ms_median");
+		fprintf(f, "%.3f", r->wall_ms_median);
+		KEY("major_faults_min");
+		fprintf(f, "%" PRIu64, r->major_faults_min);
+		KEY("major_faults_median");
+		fprintf(f, "%" PRIu64, r->major_faults_median);
+		KEY("read_bytes_min");
+		put_i64(f, json, r->read_bytes_min);
+		KEY("read_bytes_median");
+		put_i64(f, json, r->read_bytes_median);
+	}
 #undef KEY
 	fputs(json ? "}\n" : "\n", f);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The lower median of n values, sorted in place */
+static double median(double *v, unsigned int n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return v[(n - 1) / 2];
+}
+
+void report_summarise(struct report *r, const struct report *rs, unsigned int n)
+{
+	double w[1000], m[1000], b[1000];
+
+	for (unsigned int i = 0; i < n && i < 1000; i++) {
+		w[i] = rs[i].wall_ms;
+		m[i] = (double)rs[i].major_faults;
+		b[i] = (double)rs[i].read_bytes;
+	}
+	r->repeat = n;
+	r->wall_ms_median = median(w, n);
+	r->wall_ms_min = w[0];
+	r->major_faults_median = (uint64_t)median(m, n);
+	r->major_faults_min = (uint64_t)m[0];
+	r->read_bytes_median = (int64_t)median(b, n);
+	r->read_bytes_min = (int64_t)b[0];
 }

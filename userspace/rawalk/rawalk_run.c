@@ -24,6 +24,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -382,7 +383,19 @@ static int count_cached(int fd, size_t size, size_t ps, uint64_t *cached)
 	return ret;
 }
 
-static int drop_cache(int fd, const char *file, size_t size, size_t ps)
+/*
+ * mincore() tells the page cache's truth only to a caller who owns the
+ * file or may write it (or has CAP_FOWNER); anyone else sees every page
+ * as resident (mm/mincore.c, can_do_mincore(), since 134fca9063ad).
+ */
+static bool mincore_trusted(const char *file, const struct stat *st)
+{
+	return geteuid() == 0 || geteuid() == st->st_uid ||
+	       !faccessat(AT_FDCWD, file, W_OK, AT_EACCESS);
+}
+
+static int drop_cache(int fd, const char *file, size_t size, size_t ps,
+		      bool verify)
 {
 	uint64_t npages = (size + ps - 1) / ps, cached = 0;
 	struct statfs sfs;
@@ -402,6 +415,8 @@ static int drop_cache(int fd, const char *file, size_t size, size_t ps)
 				file, strerror(err), advise_hint(err));
 			return -1;
 		}
+		if (!verify)
+			return 0;	/* the walk's read_bytes shows the truth */
 		if (count_cached(fd, size, ps, &cached))
 			return -1;
 		if (!cached)
@@ -681,6 +696,43 @@ static uint64_t walk_run(const struct walk *w, const struct pattern *p)
 	return 0;
 }
 
+struct job {
+	pthread_t t;
+	const struct walk *w;
+	const struct pattern *p;
+	uint64_t touched;
+};
+
+static void *job_run(void *arg)
+{
+	struct job *j = arg;
+
+	j->touched = walk_run(j->w, j->p);
+	return NULL;
+}
+
+/* --jobs N: N threads walk the one mapping at once; pages touched summed */
+static uint64_t walk_jobs(const struct walk *w, const struct pattern *p,
+			  unsigned int jobs)
+{
+	struct job j[64];
+	unsigned int started = 1;
+	uint64_t sum;
+
+	for (unsigned int i = 0; i < jobs; i++)
+		j[i] = (struct job){ .w = w, .p = p };
+	for (; started < jobs; started++)
+		if (pthread_create(&j[started].t, NULL, job_run, &j[started]))
+			break;
+	job_run(&j[0]);
+	sum = j[0].touched;
+	for (unsigned int i = 1; i < started; i++) {
+		pthread_join(j[i].t, NULL);
+		sum += j[i].touched;
+	}
+	return sum;
+}
+
 static int advise(const struct walk *w, enum advice a)
 {
 	static const struct {
@@ -713,6 +765,7 @@ static int advise(const struct walk *w, enum advice a)
  * Measuring.
  */
 struct snap {
+	int64_t read_bytes;	/* /proc/self/io, -1: none */
 	struct rusage ru;
 	struct timespec ts;
 	struct blkstat bs;
@@ -728,9 +781,26 @@ static void snap_blk(const struct devinfo *d, struct snap *s)
 		   !parse_blkstat(buf, &s->bs);
 }
 
+/* What this process read from storage (task I/O accounting) */
+static int64_t proc_read_bytes(void)
+{
+	char buf[1024], *p;
+	uint64_t v;
+
+	if (read_small_file("/proc/self/io", buf, sizeof(buf)) <= 0)
+		return -1;
+	p = strstr(buf, "\nread_bytes: ");
+	if (!p)
+		return -1;
+	p += strlen("\nread_bytes: ");
+	p[strcspn(p, "\n")] = '\0';
+	return parse_u64(p, &v) ? -1 : (int64_t)v;
+}
+
 static void snap_start(const struct devinfo *d, struct snap *s)
 {
 	snap_blk(d, s);
+	s->read_bytes = proc_read_bytes();
 	clock_gettime(CLOCK_MONOTONIC, &s->ts);
 	getrusage(RUSAGE_SELF, &s->ru);
 }
@@ -739,6 +809,7 @@ static void snap_end(const struct devinfo *d, struct snap *s)
 {
 	getrusage(RUSAGE_SELF, &s->ru);
 	clock_gettime(CLOCK_MONOTONIC, &s->ts);
+	s->read_bytes = proc_read_bytes();
 	snap_blk(d, s);
 }
 
@@ -749,6 +820,8 @@ static void snap_diff(const struct snap *a, const struct snap *b,
 	r->minor_faults = (uint64_t)(b->ru.ru_minflt - a->ru.ru_minflt);
 	r->wall_ms = (double)(b->ts.tv_sec - a->ts.tv_sec) * 1e3 +
 		     (double)(b->ts.tv_nsec - a->ts.tv_nsec) / 1e6;
+	r->read_bytes = a->read_bytes >= 0 && b->read_bytes >= 0 ?
+			 b->read_bytes - a->read_bytes : -1;
 	if (a->bs_ok && b->bs_ok) {
 		r->sectors_read = (int64_t)(b->bs.sectors_read -
 					    a->bs.sectors_read);
@@ -953,6 +1026,7 @@ static void report_init(const struct rawalk_opts *o, struct report *r)
 	r->sectors_read = -1;
 	r->ios_read = -1;
 	r->read_ahead_kb = -1;
+	r->read_bytes = -1;
 	r->memcg_limit_bytes = o->memcg_limit ? (int64_t)o->memcg_limit : -1;
 }
 
@@ -998,9 +1072,11 @@ int rawalk_run(const struct rawalk_opts *o, struct report *r)
 		goto out;
 	r->read_ahead_kb = ra_read(&dev);
 
-	if (o->cold && drop_cache(fd0, o->file, w.size, w.ps))
+	r->cached_known = mincore_trusted(o->file, &st);
+	if (o->cold && drop_cache(fd0, o->file, w.size, w.ps, r->cached_known))
 		goto out;
-	if (count_cached(fd0, w.size, w.ps, &r->pages_cached_before))
+	if (r->cached_known &&
+	    count_cached(fd0, w.size, w.ps, &r->pages_cached_before))
 		goto out;
 
 	w.fd = reopen_same(o->file, &st);
@@ -1017,7 +1093,7 @@ int rawalk_run(const struct rawalk_opts *o, struct report *r)
 	snap_start(&dev, &s0);
 	if (advise(&w, o->advice))
 		goto out;
-	r->pages_touched = walk_run(&w, &o->pattern);
+	r->pages_touched = walk_jobs(&w, &o->pattern, o->jobs ? o->jobs : 1);
 	snap_end(&dev, &s1);
 	snap_diff(&s0, &s1, r);
 
@@ -1092,6 +1168,40 @@ static void fsync_parent(const char *file)
 	}
 }
 
+/*
+ * Whether file has no holes: SEEK_HOLE finds none before EOF and the
+ * blocks allocated cover its size.  0, or -1 with the reason printed
+ * (quiet: only return it).
+ */
+static int check_no_holes(const char *file, bool quiet)
+{
+	struct stat st;
+	off_t hole;
+	int fd = open(file, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0 || fstat(fd, &st)) {
+		err_msg("--create: %s: %s", file, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	hole = lseek(fd, 0, SEEK_HOLE);
+	close(fd);
+	if (hole < 0 && errno != EINVAL && errno != ENXIO) {
+		err_msg("--create: SEEK_HOLE on %s: %s", file, strerror(errno));
+		return -1;
+	}
+	if ((hole >= 0 && hole < st.st_size) ||
+	    (uint64_t)st.st_blocks * 512 + (uint64_t)st.st_blksize <= (uint64_t)st.st_size) {
+		if (!quiet)
+			err_msg("--create: %s has holes (first at byte %lld, %lld of %lld bytes allocated)",
+				file, (long long)hole, (long long)st.st_blocks * 512,
+				(long long)st.st_size);
+		return -1;
+	}
+	return 0;
+}
+
 int rawalk_create(const struct rawalk_opts *o)
 {
 	const size_t chunk = 1 << 20;
@@ -1109,8 +1219,15 @@ int rawalk_create(const struct rawalk_opts *o)
 				o->file);
 			return RAWALK_ERR;
 		}
-		if ((uint64_t)st.st_size == o->create_size && !o->force)
+		if ((uint64_t)st.st_size == o->create_size && !o->force) {
+			if (check_no_holes(o->file, false)) {
+				err_msg("--create: use --force to write %s again", o->file);
+				return RAWALK_ERR;
+			}
+			printf("kept %s: %" PRIu64 " bytes, no holes\n", o->file,
+			       o->create_size);
 			return RAWALK_OK;
+		}
 		if (!o->force) {
 			err_msg("--create: %s exists with %lld bytes, not %" PRIu64 "; use --force to replace it",
 				o->file, (long long)st.st_size, o->create_size);
@@ -1156,6 +1273,9 @@ int rawalk_create(const struct rawalk_opts *o)
 		goto fail;
 	fsync_parent(o->file);
 	free(buf);
+	if (check_no_holes(o->file, false))
+		return RAWALK_ERR;
+	printf("created %s: %" PRIu64 " bytes, no holes\n", o->file, o->create_size);
 	return RAWALK_OK;
 fail:
 	err_msg("--create: writing %s: %s", o->file, strerror(errno));
