@@ -20,11 +20,11 @@
 RAP_POLICIES(P_VALS)
 #undef P_VALS
 
-#define STR_(x) #x
-#define STR(x) STR_(x)
+#define IDX_(x) POL_##x
+#define IDX(x) IDX_(x)
 #define P_DEF(name, vals) [POL_##name] = { #name, vals_##name,		\
 	sizeof(vals_##name) / sizeof(vals_##name[0]),			\
-	!strcmp(#name, STR(RAP_ORDER_POLICY)) },
+	POL_##name == IDX(RAP_ORDER_POLICY) },
 const struct pol_def pol_defs[NR_POL] = { RAP_POLICIES(P_DEF) };
 #undef P_DEF
 
