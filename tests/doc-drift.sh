@@ -19,10 +19,10 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 
 # The table: "name v1 v2 ..." per policy, counter names, the order policy
-sed -n 's/^\tP(\([a-z_]*\), RAP_VALUES(\(.*\)))[ \t\\]*$/\1 \2/p' "$table" |
-	tr -d '",' >$T/policies
-sed -n 's/^\tS(\([a-z_]*\),.*/\1/p' "$table" >$T/counters
-order=$(sed -n 's/^#define RAP_ORDER_POLICY \([a-z_]*\)$/\1/p' "$table")
+bash "$top/tests/table.sh" >$T/table
+awk '$1 == "policy" { $1 = ""; $3 = ""; print }' $T/table | sed 's/^ //; s/  / /' >$T/policies
+awk '$1 == "stat" { print $2 }' $T/table >$T/counters
+order=$(awk '$1 == "policy" && $3 == 1 { print $2 }' $T/table)
 [ -s $T/policies ] && [ -s $T/counters ] && [ -n "$order" ]
 tap $? "module/table.h parsed: $(wc -l <$T/policies) policies, $(wc -l <$T/counters) counters"
 

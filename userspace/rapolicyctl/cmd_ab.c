@@ -89,17 +89,12 @@ static int status(struct ctx *c)
 {
 	struct rap_state s;
 	const char *sep = "";
+	char buf[600];
 	int ret = need_state(c, &s);
 
 	if (ret)
 		return ret;
-	fprintf(c->out, "mode:    %s", ab_modes[s.ab.mode]);
-	if (s.ab.mode == AB_CGROUP)
-		fprintf(c->out, " %s", esc(s.ab.cgroup));
-	if (s.ab.mode == AB_SAMPLE)
-		fprintf(c->out, " %u permille, salt %llu", s.ab.permille,
-			(unsigned long long)s.ab.salt);
-	fputs("\nA -> B:  ", c->out);
+	fprintf(c->out, "mode:    %s\nA -> B:  ", ab_line(&s.ab, buf, sizeof(buf)));
 	for (int p = 0; p < NR_POL; p++) {
 		if (strcmp(s.arm[ARM_A].v[p], s.arm[ARM_B].v[p])) {
 			fprintf(c->out, "%s%s %s -> %s", sep, pol_defs[p].name,
@@ -109,14 +104,6 @@ static int status(struct ctx *c)
 	}
 	fprintf(c->out, "%s\n", *sep ? "" : "(the arms are the same)");
 	return RC_OK;
-}
-
-static void *sample_json(const struct sample *sm)
-{
-	json_t *o = json_counters(&sm->st);
-
-	json_object_set_new(o, "mode", json_string(ab_modes[sm->mode]));
-	return o;
 }
 
 static int take(struct ctx *c, struct sample *sm)
@@ -312,6 +299,7 @@ static int cmd_report(struct ctx *c, int argc, char **argv)
 int cmd_ab(struct ctx *c, int argc, char **argv)
 {
 	struct sample sm;
+	json_t *o;
 
 	if (argc < 2 || is_help(argv[1]))
 		return argc < 2 ? usage(c, "ab", "needs a subcommand")
@@ -325,7 +313,9 @@ int cmd_ab(struct ctx *c, int argc, char **argv)
 	if (!strcmp(argv[1], "sample") && argc == 2) {
 		if (take(c, &sm))
 			return RC_ERR;
-		json_out(c->out, sample_json(&sm), true);
+		o = json_counters(&sm.st);
+		json_object_set_new(o, "mode", json_string(ab_modes[sm.mode]));
+		json_out(c->out, o, true);
 		return RC_OK;
 	}
 	if (!strcmp(argv[1], "report"))

@@ -64,18 +64,6 @@ static void print_profile(FILE *f, const struct arm_set *a)
 		diff_line(f, a, pr, diff);
 }
 
-static const char *ab_line(const struct ab_conf *ab, char *buf, size_t size)
-{
-	if (ab->mode == AB_CGROUP)
-		snprintf(buf, size, "cgroup %s", esc(ab->cgroup));
-	else if (ab->mode == AB_SAMPLE)
-		snprintf(buf, size, "sample %u permille, salt %llu", ab->permille,
-			 (unsigned long long)ab->salt);
-	else
-		snprintf(buf, size, "off");
-	return buf;
-}
-
 static const char usage_status[] =
 "Usage: rapolicyctl status [--json]\n\n"
 "Whether the kernel has the hooks and the module is loaded, every policy of\n"
@@ -101,7 +89,7 @@ int cmd_status(struct ctx *c, int argc, char **argv)
 	if (ret)
 		return ret;
 	if (json) {
-		json_t *o = json_state(&s, NULL);
+		json_t *o = json_state(&s);
 
 		json_object_set_new(o, "stats", json_counters(&s.st));
 		json_out(c->out, o, false);
@@ -287,7 +275,7 @@ int cmd_save(struct ctx *c, int argc, char **argv)
 	ret = need_state(c, &s);
 	if (ret)
 		return ret;
-	json_out(c->out, json_state(&s, NULL), false);
+	json_out(c->out, json_state(&s), false);
 	return RC_OK;
 }
 
@@ -407,8 +395,8 @@ int cmd_apply(struct ctx *c, int argc, char **argv)
 	j = strcmp(argv[1], "-") ? json_load_file(argv[1], 0, &e) : json_loadf(stdin, 0, &e);
 	if (!j)
 		return usage(c, "apply", "%s:%d: %s", esc(argv[1]), e.line, esc(e.text));
-	ret = json_unpack_ex(j, &e, JSON_STRICT, "{s?o, s?o, s?o, s?o, s?b}", "a", &a, "b", &b,
-			     "ab", &ab, "version", &ver, "loaded", &(int){0}) ?
+	ret = json_unpack_ex(j, &e, JSON_STRICT, "{s?o, s?o, s?o, s?o}", "a", &a, "b", &b,
+			     "ab", &ab, "version", &ver) ?
 	      usage(c, "apply", "%s: %s", esc(argv[1]), esc(e.text)) : 0;
 	if (!ret)
 		ret = load_arm(c, &s, a, "a", &to[ARM_A]);

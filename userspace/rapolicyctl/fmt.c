@@ -143,15 +143,23 @@ void *json_counters(const struct counters *st)
 	return o;
 }
 
-void *json_state(const struct rap_state *s, const char *profile)
+void *json_state(const struct rap_state *s)
 {
-	json_t *o = json_pack("{s:b, s:s, s:o, s:o, s:o}", "loaded", 1,
-			      "version", s->version, "a", json_arm(&s->arm[ARM_A]),
-			      "b", json_arm(&s->arm[ARM_B]), "ab", json_ab(&s->ab));
+	return json_pack("{s:s, s:o, s:o, s:o}", "version", s->version,
+			 "a", json_arm(&s->arm[ARM_A]), "b", json_arm(&s->arm[ARM_B]),
+			 "ab", json_ab(&s->ab));
+}
 
-	if (profile)
-		json_object_set_new(o, "profile", json_string(profile));
-	return o;
+const char *ab_line(const struct ab_conf *ab, char *buf, size_t size)
+{
+	if (ab->mode == AB_CGROUP)
+		snprintf(buf, size, "cgroup %s", esc(ab->cgroup));
+	else if (ab->mode == AB_SAMPLE)
+		snprintf(buf, size, "sample %u permille, salt %llu", ab->permille,
+			 (unsigned long long)ab->salt);
+	else
+		snprintf(buf, size, "off");
+	return buf;
 }
 
 static json_t *json_est(const struct est *e)

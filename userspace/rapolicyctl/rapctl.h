@@ -20,8 +20,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "table.h"
-
 #define RC_OK		0
 #define RC_ERR		1	/* runtime error, drift, module missing */
 #define RC_USAGE	2	/* bad command line or bad input */
@@ -30,21 +28,19 @@
 #define RAP_HOOK_SYM	"readahead_policy_register"
 
 enum {
-#define P_ENUM(name, vals) POL_##name,
-	RAP_POLICIES(P_ENUM)
-#undef P_ENUM
+#define RAP_POLICY(name, orders, help, ...) POL_##name,
+#include "table.h"
 	NR_POL
 };
 
 enum {
-#define S_ENUM(name, help) ST_##name,
-	RAP_STATS(S_ENUM)
-#undef S_ENUM
+#define RAP_STAT(name, help) ST_##name,
+#include "table.h"
 	NR_ST
 };
 
 struct pol_def {
-	const char *name;
+	const char *name, *help;
 	const char *const *values;	/* named values, stock first */
 	unsigned int nr;
 	bool order;			/* also takes a folio order */
@@ -85,21 +81,15 @@ struct rap_state {
 	struct counters st;
 };
 
-/* sysfs.c: the root directory ("" is /), paths under it */
+/* sysfs.c: the root directory ("" is /) and paths under it */
 extern const char *rap_root;
 int rap_path(char *buf, size_t size, const char *abs);
-/* The module's directory exists */
 bool rap_loaded(void);
-/* 1: the kernel has the hooks, 0: it has not, -1: cannot tell */
-int rap_hooks(void);
-/*
- * Read everything the module shows; 0 or -errno with the file that failed
- * in bad (-EPROTO: the file does not have the format this tool expects).
- */
+int rap_hooks(void);	/* 1: the kernel has the hooks, 0: not, -1: unknown */
+/* 0 or -errno with the file in bad (-EPROTO: not this tool's format) */
 int rap_load(struct rap_state *s, char *bad, size_t badlen);
 int rap_load_counters(struct counters *st, char *bad, size_t badlen);
-/* Index of a policy, of a value's position (or -1) */
-int pol_find(const char *name);
+int pol_find(const char *name);	/* -1: no such policy */
 bool pol_valid(int p, const char *val, unsigned int max_order);
 
 /* One write; the old value is what a rollback writes back */
@@ -108,25 +98,18 @@ struct write {
 	char from[512];
 	char to[512];
 };
-/*
- * Write w[0..n) in order, skipping unchanged ones; when one fails, write
- * the old values back, newest first.  Returns 0, or -errno with *failed
- * the index that failed and *undo_failed set if a rollback write failed.
- */
+/* Write w[0..n) in order; on a failure write the old values back */
 int rap_apply(const struct write *w, size_t n, size_t *failed, bool *undo_failed);
 int rap_write(const char *file, const char *s);
 
-/* Profiles: every policy of an arm, stock where a profile says nothing */
+/* Profiles: every policy of an arm, stock where pairs say nothing */
 struct profile {
-	const char *name;
-	const char *desc;
-	const char *pairs;	/* "policy=value ..." */
+	const char *name, *desc, *pairs;	/* pairs: "policy=value ..." */
 };
 extern const struct profile profiles[];
 extern const size_t nr_profiles;
 const struct profile *profile_find(const char *name);
 void profile_values(const struct profile *pr, struct arm_set *out);
-/* Policies where a differs from b, as a bit mask */
 unsigned int arm_diff(const struct arm_set *a, const struct arm_set *b);
 
 /* abstat.c: ratio estimates over blocks (time intervals or files) */
@@ -134,9 +117,7 @@ struct block {
 	uint64_t c[NR_ARMS][NR_ST];
 };
 struct est {
-	double rate;		/* sum(num) / sum(den) */
-	double lo, hi;		/* confidence interval */
-	double se;
+	double rate, lo, hi, se;	/* sum(num) / sum(den), 95% interval */
 	uint64_t num, den;
 };
 struct ab_result {
@@ -153,41 +134,36 @@ void ab_analyse(const struct block *b, size_t n, struct ab_result *r);
 double t_quantile(unsigned int df);
 double t_pvalue(double t, unsigned int df);
 
-/* fmt.c */
-/* s escaped and capped for messages (rotating static buffers) */
+/* fmt.c; esc(): s escaped and capped for messages */
 const char *esc(const char *s);
 void print_prometheus(FILE *f, const struct rap_state *s, bool up);
-/* JSON builders (jansson; json_t * as void * keeps jansson out of here) */
+/* JSON (jansson's json_t *, as void * to keep jansson.h out of here) */
 void *json_arm(const struct arm_set *a);
 void *json_ab(const struct ab_conf *ab);
 void *json_counters(const struct counters *st);
-void *json_state(const struct rap_state *s, const char *profile);
+void *json_state(const struct rap_state *s);
+/* "off", "cgroup PATH", "sample N permille, salt S" */
+const char *ab_line(const struct ab_conf *ab, char *buf, size_t size);
 void *json_report(const struct ab_result *r);
-/* Print a JSON value on one line or indented, then free it */
 void json_out(FILE *f, void *j, bool compact);
 
 /* cli.c */
-struct ctx {
-	FILE *out, *err;
-};
+struct ctx { FILE *out, *err; };
 int errmsg(struct ctx *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int usage(struct ctx *c, const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 int io_error(struct ctx *c, int err, const char *what);
-/* Load the state, or say why not (module missing, format) */
 int need_state(struct ctx *c, struct rap_state *s);
 bool is_help(const char *a);
-/* --name V or --name=V at argv[*i]: 1 (value in *v), 0 not it, -1 missing V */
+/* --name V or --name=V: 1 (value in *v), 0 not it, -1 V missing */
 int opt_val(int argc, char **argv, int *i, const char *name, const char **v);
 int parse_pairs(struct ctx *c, const char *cmd, const struct rap_state *s,
 		char **pairs, int n, struct arm_set *out);
-/* Plan the writes that turn arm (A or B) from "from" into "to" */
 size_t plan_arm(struct write *w, int arm, const struct arm_set *from,
 		const struct arm_set *to);
-/* Apply and report "name: old -> new"; the exit status */
 int apply_report(struct ctx *c, const struct write *w, size_t n);
-/* Closest profile to a, its difference mask (0: exact) */
+/* Closest profile to a and the policies that differ (0: exact) */
 const struct profile *profile_match(const struct arm_set *a, unsigned int *diff);
 
 /* cmd_policy.c, for cmd_ab.c */

@@ -16,24 +16,24 @@
 #include "rapctl.h"
 #include "util.h"
 
-#define P_VALS(name, vals) static const char *const vals_##name[] = { vals };
-RAP_POLICIES(P_VALS)
-#undef P_VALS
+#define RAP_POLICY(name, orders, help, ...) \
+	static const char *const vals_##name[] = { __VA_ARGS__ };
+#include "table.h"
 
-#define IDX_(x) POL_##x
-#define IDX(x) IDX_(x)
-#define P_DEF(name, vals) [POL_##name] = { #name, vals_##name,		\
-	sizeof(vals_##name) / sizeof(vals_##name[0]),			\
-	POL_##name == IDX(RAP_ORDER_POLICY) },
-const struct pol_def pol_defs[NR_POL] = { RAP_POLICIES(P_DEF) };
-#undef P_DEF
+#define RAP_POLICY(name, orders, help, ...) [POL_##name] = { #name, help, \
+	vals_##name, sizeof(vals_##name) / sizeof(vals_##name[0]), orders },
+const struct pol_def pol_defs[NR_POL] = {
+#include "table.h"
+};
 
-#define S_NAME(name, help) #name,
-const char *const st_names[NR_ST] = { RAP_STATS(S_NAME) };
-#undef S_NAME
-#define S_HELP(name, help) help,
-const char *const st_help[NR_ST] = { RAP_STATS(S_HELP) };
-#undef S_HELP
+#define RAP_STAT(name, help) #name,
+const char *const st_names[NR_ST] = {
+#include "table.h"
+};
+#define RAP_STAT(name, help) help,
+const char *const st_help[NR_ST] = {
+#include "table.h"
+};
 
 const char *const ab_modes[3] = { "off", "cgroup", "sample" };
 

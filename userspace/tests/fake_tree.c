@@ -13,21 +13,21 @@
 #include "table.h"
 #include "fake_tree.h"
 
-#define STR_(x) #x
-#define STR(x) STR_(x)
-
 struct fpol {
 	const char *name;
+	bool orders;
 	const char *values[8];
 };
 
-#define P_DEF(name, vals) { #name, { vals } },
-static const struct fpol fpols[] = { RAP_POLICIES(P_DEF) };
-#undef P_DEF
+static const struct fpol fpols[] = {
+#define RAP_POLICY(name, orders, help, ...) { #name, orders, { __VA_ARGS__ } },
+#include "table.h"
+};
 #define NR_FPOL (sizeof(fpols) / sizeof(fpols[0]))
-#define S_NAME(name, help) #name,
-static const char *const fstats[] = { RAP_STATS(S_NAME) };
-#undef S_NAME
+static const char *const fstats[] = {
+#define RAP_STAT(name, help) #name,
+#include "table.h"
+};
 #define NR_FSTATS (sizeof(fstats) / sizeof(fstats[0]))
 static const char *const fmodes[] = { "off", "cgroup", "sample", NULL };
 
@@ -71,11 +71,6 @@ static void choice(char *buf, size_t size, const char *const *vals, bool ord,
 	snprintf(buf + o, size - o, "\n");
 }
 
-static bool is_order(const char *name)
-{
-	return !strcmp(name, STR(RAP_ORDER_POLICY));
-}
-
 int fake_tree_create(const char *dir, const char *version)
 {
 	static const char *const dirs[] = { "sys", "sys/kernel", "sys/kernel/mm",
@@ -92,7 +87,7 @@ int fake_tree_create(const char *dir, const char *version)
 
 		snprintf(rel, sizeof(rel), "sys/kernel/mm/rapolicy/%s%s",
 			 p < NR_FPOL ? "" : "ab/", f->name);
-		choice(buf, sizeof(buf), f->values, is_order(f->name), f->values[0]);
+		choice(buf, sizeof(buf), f->values, f->orders, f->values[0]);
 		ret = put(dir, rel, buf);
 	}
 	for (size_t s = 0; !ret && s < 3 * NR_FSTATS; s++) {
@@ -148,7 +143,7 @@ int fake_tree_settle(const char *dir)
 
 		snprintf(rel, sizeof(rel), "sys/kernel/mm/rapolicy/%s%s",
 			 i < NR_FPOL ? "" : "ab/", f->name);
-		ret = settle_choice(dir, rel, f->values, is_order(f->name));
+		ret = settle_choice(dir, rel, f->values, f->orders);
 	}
 	if (!ret)
 		ret = settle_choice(dir, "sys/kernel/mm/rapolicy/ab/mode", fmodes, false);

@@ -26,7 +26,7 @@ promtool check metrics <$T/m >$T/lint 2>&1
 tap $? "promtool check metrics: $(tr '\n' ' ' <$T/lint)"
 [ ! -s $T/lint ]
 tap $? "promtool check metrics has no findings"
-counters=$(sed -n 's/^\tS(\([a-z_]*\),.*/\1/p' "$top/module/table.h")
+counters=$(bash "$top/tests/table.sh" | awk '$1 == "stat" { print $2 }')
 ok=0
 for c in $counters; do
 	[ "$(grep -c "^rapolicy_${c}_total{arm=\"[ab]\"} 0$" $T/m)" = 2 ] || ok=1

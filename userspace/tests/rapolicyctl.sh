@@ -77,7 +77,6 @@ tap $? "a policy given twice is refused"
 echo 9.9.9 >$M/version
 rc status 2>$T/err; [ $? = 1 ] && grep -q "does not match" $T/err
 tap $? "another module version: exit 1 ($(cat $T/err))"
-cat "$R/../root/sys/kernel/mm/rapolicy/version" >/dev/null 2>&1
 echo "$("$bin/rapolicyctl" --version | cut -d' ' -f2)" >$M/version
 echo "off [on] extra" >$M/pmd_hit
 rc get 2>$T/err; [ $? = 1 ] && grep -q "pmd_hit" $T/err
@@ -136,7 +135,7 @@ tap $? "stats --counters with an unknown counter: exit 2"
 sample() { # mode a_faults a_miss b_faults b_miss changed
 	printf '{"elapsed_ms": 1000, "settings_changed": %d, "mode": "%s", "a": {' "$6" "$1"
 	sep=
-	for s in $(sed -n 's/^\tS(\([a-z_]*\),.*/\1/p' "$top/module/table.h"); do
+	for s in $(bash "$top/tests/table.sh" | awk '$1 == "stat" { print $2 }'); do
 		case $s in
 		sync_miss) va=$3 vb=$5 ;; mmap_hit) va=$(($2 - $3)) vb=$(($4 - $5)) ;;
 		pages_read) va=$(($3 * 8)) vb=$(($5 * 8)) ;; *) va=0 vb=0 ;;
@@ -145,7 +144,7 @@ sample() { # mode a_faults a_miss b_faults b_miss changed
 		eval "b_$s=$vb"
 	done
 	printf '}, "b": {'; sep=
-	for s in $(sed -n 's/^\tS(\([a-z_]*\),.*/\1/p' "$top/module/table.h"); do
+	for s in $(bash "$top/tests/table.sh" | awk '$1 == "stat" { print $2 }'); do
 		printf '%s"%s": %d' "$sep" "$s" "$(eval echo \$b_$s)"; sep=", "
 	done
 	printf '}}\n'
