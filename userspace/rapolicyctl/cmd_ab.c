@@ -111,8 +111,7 @@ static int take(struct ctx *c, struct sample *sm)
 	struct rap_state s;
 	int ret = need_state(c, &s);
 
-	sm->st = s.st;
-	sm->mode = s.ab.mode;
+	*sm = (struct sample){ s.st, s.ab.mode };
 	return ret;
 }
 
@@ -150,21 +149,17 @@ static int read_samples(struct ctx *c, const char *file, struct sample *sm, size
 {
 	FILE *f = strcmp(file, "-") ? fopen(file, "r") : stdin;
 	char line[4096];
+	int ret = 0;
 
 	if (!f)
 		return errmsg(c, "%s: %s", esc(file), strerror(errno));
-	for (*n = 0; fgets(line, sizeof(line), f); ) {
-		if (*n == MAX_SAMPLES || parse_sample(line, &sm[*n])) {
-			if (f != stdin)
-				fclose(f);
-			return usage(c, "ab report", "%s:%zu: not a line of 'rapolicyctl ab sample'%s",
-				     esc(file), *n + 1, *n == MAX_SAMPLES ? " (too many)" : "");
-		}
-		++*n;
-	}
+	for (*n = 0; !ret && fgets(line, sizeof(line), f); ++*n)
+		if (*n == MAX_SAMPLES || parse_sample(line, &sm[*n]))
+			ret = usage(c, "ab report", "%s:%zu: not a line of 'rapolicyctl ab sample'",
+				    esc(file), *n + 1);
 	if (f != stdin)
 		fclose(f);
-	return 0;
+	return ret;
 }
 
 static int live_samples(struct ctx *c, double secs, size_t blocks, struct sample *sm)
@@ -180,20 +175,17 @@ static int live_samples(struct ctx *c, double secs, size_t blocks, struct sample
 	return 0;
 }
 
-static void row(FILE *f, const char *label, uint64_t a, uint64_t b)
-{
-	fprintf(f, "%-30s  %20llu  %20llu\n", label, (unsigned long long)a,
-		(unsigned long long)b);
-}
-
-static void rate_row(FILE *f, const char *label, const struct est *e, double scale,
-		     size_t blocks)
+/* A row of counts (e NULL) or of rates with their intervals */
+static void row(FILE *f, const char *label, uint64_t a, uint64_t b, const struct est *e,
+		double scale, size_t blocks)
 {
 	fprintf(f, "%-30s", label);
 	for (int arm = 0; arm < NR_ARMS; arm++) {
 		char buf[64];
 
-		if (blocks >= 2)
+		if (!e)
+			snprintf(buf, sizeof(buf), "%llu", (unsigned long long)(arm ? b : a));
+		else if (blocks >= 2)
 			snprintf(buf, sizeof(buf), "%.4g [%.4g, %.4g]", e[arm].rate * scale,
 				 e[arm].lo * scale, e[arm].hi * scale);
 		else
@@ -249,11 +241,12 @@ static int report(struct ctx *c, struct sample *sm, size_t n, bool json)
 		fprintf(c->out, "warning: %llu setting changes since the last reset: the counts mix settings (run 'rapolicyctl stats reset')\n",
 			(unsigned long long)changed);
 	fprintf(c->out, "%-30s  %20s  %20s\n", "", "arm A", "arm B");
-	row(c->out, "mmap faults", r.fault[ARM_A].den, r.fault[ARM_B].den);
-	row(c->out, "major faults (sync_miss)", r.fault[ARM_A].num, r.fault[ARM_B].num);
-	row(c->out, "pages read (pages_read)", r.io[ARM_A].num, r.io[ARM_B].num);
-	rate_row(c->out, "major faults per 1000 faults", r.fault, 1000, r.blocks);
-	rate_row(c->out, "pages read per fault", r.io, 1, r.blocks);
+	row(c->out, "mmap faults", r.fault[ARM_A].den, r.fault[ARM_B].den, NULL, 0, 0);
+	row(c->out, "major faults (sync_miss)", r.fault[ARM_A].num, r.fault[ARM_B].num,
+	    NULL, 0, 0);
+	row(c->out, "pages read (pages_read)", r.io[ARM_A].num, r.io[ARM_B].num, NULL, 0, 0);
+	row(c->out, "major faults per 1000 faults", 0, 0, r.fault, 1000, r.blocks);
+	row(c->out, "pages read per fault", 0, 0, r.io, 1, r.blocks);
 	fprintf(c->out, "verdict: %s (%s)\n", r.verdict, r.why);
 	return RC_OK;
 }

@@ -30,38 +30,37 @@ static void help_profiles(FILE *f)
 			*profiles[i].pairs ? profiles[i].pairs : "(all stock)");
 }
 
-/* Parse "--arm a|b" style options shared by get and profile */
-static int arm_opt(struct ctx *c, const char *cmd, const char *v, int *arm)
+/* --arm a|b at argv[*i]: 1 taken, 0 not --arm, -1 usage error printed */
+static int arm_opt(struct ctx *c, const char *cmd, int argc, char **argv, int *i,
+		   int *arm)
 {
-	if (!strcmp(v, "a") || !strcmp(v, "b")) {
+	const char *v = NULL;
+	int ret = opt_val(argc, argv, i, "--arm", &v);
+
+	if (ret && (ret < 0 || (strcmp(v, "a") && strcmp(v, "b"))))
+		return usage(c, cmd, "--arm takes a or b"), -1;
+	if (ret)
 		*arm = v[0] - 'a';
-		return 0;
-	}
-	return usage(c, cmd, "--arm takes a or b, not '%s'", esc(v));
+	return ret;
 }
 
-static void diff_line(FILE *f, const struct arm_set *a, const struct profile *pr,
-		      unsigned int diff)
+/* The profile an arm matches, or "custom (pr but these=values)"; pr NULL: the closest */
+static unsigned int print_profile(FILE *f, const struct arm_set *a, const char *prefix,
+				  const struct profile *pr)
 {
 	struct arm_set pv;
+	unsigned int diff;
 
-	profile_values(pr, &pv);
-	fprintf(f, "custom (%s but", pr->name);
+	if (pr)
+		profile_values(pr, &pv), diff = arm_diff(a, &pv);
+	else
+		pr = profile_match(a, &diff);
+	fprintf(f, diff ? "%scustom (%s but" : "%s%s", prefix, pr->name);
 	for (int p = 0; p < NR_POL; p++)
 		if (diff & (1u << p))
 			fprintf(f, " %s=%s", pol_defs[p].name, a->v[p]);
-	fputs(")\n", f);
-}
-
-static void print_profile(FILE *f, const struct arm_set *a)
-{
-	unsigned int diff;
-	const struct profile *pr = profile_match(a, &diff);
-
-	if (!diff)
-		fprintf(f, "%s\n", pr->name);
-	else
-		diff_line(f, a, pr, diff);
+	fputs(diff ? ")\n" : "\n", f);
+	return diff;
 }
 
 static const char usage_status[] =
@@ -100,10 +99,8 @@ int cmd_status(struct ctx *c, int argc, char **argv)
 	for (int p = 0; p < NR_POL; p++)
 		fprintf(c->out, "%-18s  %-12s  %s\n", pol_defs[p].name,
 			s.arm[ARM_A].v[p], s.arm[ARM_B].v[p]);
-	fputs("profile: ", c->out);
-	print_profile(c->out, &s.arm[ARM_A]);
-	fputs("arm B:   ", c->out);
-	print_profile(c->out, &s.arm[ARM_B]);
+	print_profile(c->out, &s.arm[ARM_A], "profile: ", NULL);
+	print_profile(c->out, &s.arm[ARM_B], "arm B:   ", NULL);
 	fprintf(c->out, "ab:      %s\n", ab_line(&s.ab, buf, sizeof(buf)));
 	fprintf(c->out, "stats:   %.1f s since the last reset, %llu setting changes since\n",
 		s.st.elapsed_ms / 1000.0, (unsigned long long)s.st.settings_changed);
@@ -120,18 +117,15 @@ int cmd_get(struct ctx *c, int argc, char **argv)
 	int arm = ARM_A, nops = 0, ret;
 	bool values = false, json = false;
 	struct rap_state s;
-	const char *v;
 	json_t *o;
 
 	for (int i = 1; i < argc; i++) {
 		if (is_help(argv[i]))
 			return fputs(usage_get, c->out), RC_OK;
-		ret = opt_val(argc, argv, &i, "--arm", &v);
+		ret = arm_opt(c, "get", argc, argv, &i, &arm);
 		if (ret < 0)
-			return usage(c, "get", "--arm needs a or b");
-		if (ret > 0 && arm_opt(c, "get", v, &arm))
 			return RC_USAGE;
-		if (ret > 0)
+		if (ret)
 			continue;
 		if (!strcmp(argv[i], "-n"))
 			values = true;
@@ -215,8 +209,7 @@ int cmd_profile(struct ctx *c, int argc, char **argv)
 	struct write w[NR_POL];
 	struct rap_state s;
 	struct arm_set pv;
-	unsigned int diff;
-	const char *v;
+	char prefix[16];
 
 	for (int i = 1; i < argc; i++) {
 		if (is_help(argv[i])) {
@@ -224,9 +217,9 @@ int cmd_profile(struct ctx *c, int argc, char **argv)
 			help_profiles(c->out);
 			return RC_OK;
 		}
-		ret = opt_val(argc, argv, &i, "--arm", &v);
-		if (ret < 0 || (ret > 0 && arm_opt(c, "profile", v, &arm)))
-			return usage(c, "profile", "--arm needs a or b");
+		ret = arm_opt(c, "profile", argc, argv, &i, &arm);
+		if (ret < 0)
+			return RC_USAGE;
 		if (!ret && argv[i][0] == '-')
 			return usage(c, "profile", "unknown option '%s'", esc(argv[i]));
 		if (!ret)
@@ -247,14 +240,8 @@ int cmd_profile(struct ctx *c, int argc, char **argv)
 	profile_values(pr, &pv);
 	if (nops == 1)
 		return apply_report(c, w, plan_arm(w, arm, &s.arm[arm], &pv));
-	diff = arm_diff(&s.arm[arm], &pv);
-	if (!diff) {
-		fprintf(c->out, "arm %c: %s\n", 'A' + arm, pr->name);
-		return RC_OK;
-	}
-	fprintf(c->out, "arm %c: ", 'A' + arm);
-	diff_line(c->out, &s.arm[arm], pr, diff);
-	return RC_ERR;
+	snprintf(prefix, sizeof(prefix), "arm %c: ", 'A' + arm);
+	return print_profile(c->out, &s.arm[arm], prefix, pr) ? RC_ERR : RC_OK;
 }
 
 static const char usage_save[] =

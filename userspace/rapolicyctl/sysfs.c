@@ -63,19 +63,15 @@ bool rap_loaded(void)
 	       S_ISDIR(st.st_mode);
 }
 
+/* kallsyms hides addresses from non-root, not names */
 int rap_hooks(void)
 {
-	char p[PATH_MAX], *text, *hit;
-	int ret = -1;
+	char p[PATH_MAX], *text;
+	int ret;
 
-	if (rap_path(p, sizeof(p), "/proc/kallsyms"))
+	if (rap_path(p, sizeof(p), "/proc/kallsyms") || !(text = read_file(p, NULL)))
 		return -1;
-	text = read_file(p, NULL);
-	if (!text)
-		return -1;
-	/* kallsyms hides addresses, not names: a missing name is an answer */
-	hit = strstr(text, " " RAP_HOOK_SYM "\n");
-	ret = hit ? 1 : 0;
+	ret = strstr(text, " " RAP_HOOK_SYM "\n") != NULL;
 	free(text);
 	return ret;
 }
