@@ -63,7 +63,7 @@ static void choice(char *buf, size_t size, const char *const *vals, bool ord,
 		o += (size_t)snprintf(buf + o, size - o, strcmp(vals[n], cur) ?
 				      "%s%s" : "%s[%s]", n ? " " : "", vals[n]);
 	for (int i = 0; ord && i <= FAKE_MAX_ORDER; i++) {
-		char v[8];
+		char v[12];
 
 		snprintf(v, sizeof(v), "%d", i);
 		o += (size_t)snprintf(buf + o, size - o, strcmp(v, cur) ? " %s" : " [%s]", v);
