@@ -36,10 +36,9 @@ static inline void fk_cleanup(void)
 		nftw(fk_root, fk_rm, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-/* A fresh tree, as the module shows it after load */
+/* A fresh tree, as the module shows it after load (every file rewritten) */
 static inline void fk_reset(void)
 {
-	fk_cleanup();
 	if (fake_tree_create(fk_root, RAPOLICY_VERSION))
 		abort();
 	rap_root = fk_root;
@@ -47,7 +46,8 @@ static inline void fk_reset(void)
 
 static inline int fk_init(void)
 {
-	strcpy(fk_root, "/tmp/rapctl-fuzz.XXXXXX");
+	strcpy(fk_root, access("/dev/shm", W_OK) ? "/tmp/rapctl-fuzz.XXXXXX" :
+	       "/dev/shm/rapctl-fuzz.XXXXXX");
 	if (!mkdtemp(fk_root))
 		return -1;
 	atexit(fk_cleanup);

@@ -121,9 +121,12 @@ void *json_arm(const struct arm_set *a)
 
 void *json_ab(const struct ab_conf *ab)
 {
-	return json_pack("{s:s, s:s, s:i, s:I}", "mode", ab_modes[ab->mode],
-			 "cgroup", ab->cgroup, "sample_permille", (int)ab->permille,
-			 "salt", (json_int_t)ab->salt);
+	/* a cgroup name need not be UTF-8; JSON must */
+	json_t *cg = json_string(ab->cgroup);
+
+	return json_pack("{s:s, s:o, s:i, s:I}", "mode", ab_modes[ab->mode],
+			 "cgroup", cg ? cg : json_string(esc(ab->cgroup)),
+			 "sample_permille", (int)ab->permille, "salt", (json_int_t)ab->salt);
 }
 
 void *json_counters(const struct counters *st)
