@@ -65,10 +65,9 @@ static unsigned int print_profile(FILE *f, const struct arm_set *a, const char *
 
 static const char usage_status[] =
 "Usage: rapolicyctl status [--json]\n\n"
-"Whether the kernel has the hooks and the module is loaded, every policy of\n"
-"arms A and B, the profile each arm matches exactly (or 'custom' with the\n"
-"difference from the closest one), the A/B assignment and the time the\n"
-"counters cover.  Exit status 1 when the module is not loaded.\n";
+"The module's version, both arms' policies, the profile each matches (or\n"
+"'custom' and how it differs from the closest), the A/B assignment and the\n"
+"time the counters cover.  Exit status 1 when the module is not loaded.\n";
 
 int cmd_status(struct ctx *c, int argc, char **argv)
 {
@@ -246,9 +245,8 @@ int cmd_profile(struct ctx *c, int argc, char **argv)
 
 static const char usage_save[] =
 "Usage: rapolicyctl save\n\n"
-"Print the whole state as JSON: the policies of both arms and the A/B\n"
-"assignment; 'rapolicyctl apply' reads it back.  For boot:\n"
-"  rapolicyctl save >/etc/rapolicy.conf\n";
+"Print both arms' policies and the A/B assignment as JSON, for 'apply'\n"
+"(at boot, rapolicy.service applies /etc/rapolicy.conf).\n";
 
 int cmd_save(struct ctx *c, int argc, char **argv)
 {
@@ -273,8 +271,7 @@ static int load_arm(struct ctx *c, const struct rap_state *s, json_t *j,
 	const char *name;
 	json_t *v;
 
-	for (int p = 0; p < NR_POL; p++)
-		snprintf(out->v[p], VAL_LEN, "%s", pol_defs[p].values[0]);
+	profile_values(&profiles[0], out);	/* stock */
 	if (!j)
 		return 0;
 	if (!json_is_object(j))

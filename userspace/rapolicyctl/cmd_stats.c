@@ -89,12 +89,12 @@ static int interval(struct ctx *c, double secs, long count, bool json)
 
 static int reset(struct ctx *c)
 {
-	int ret;
+	struct rap_state s;
+	int ret = need_state(c, &s);
 
-	if (!rap_loaded())
-		return errmsg(c, "rapolicy module not loaded: run 'modprobe rapolicy'");
-	ret = rap_write("stats/reset", "1");
-	return ret ? io_error(c, ret, "writing " RAP_DIR "/stats/reset") : RC_OK;
+	if (!ret && (ret = rap_write("stats/reset", "1")))
+		return io_error(c, ret, "writing " RAP_DIR "/stats/reset");
+	return ret;
 }
 
 int cmd_stats(struct ctx *c, int argc, char **argv)

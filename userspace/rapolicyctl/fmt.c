@@ -29,19 +29,6 @@ const char *esc(const char *s)
 	return b;
 }
 
-/* A label value: \, " and newline escaped */
-static void prom_label(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '\\' || *s == '"')
-			fprintf(f, "\\%c", *s);
-		else if (*s == '\n')
-			fputs("\\n", f);
-		else
-			fputc(*s, f);
-	}
-}
-
 static void prom_head(FILE *f, const char *name, const char *type, const char *help)
 {
 	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
@@ -79,9 +66,8 @@ void print_prometheus(FILE *f, const struct rap_state *s, bool up)
 	if (!up)
 		return;
 	prom_head(f, "rapolicy_info", "gauge", "The module's version.");
-	fputs("rapolicy_info{version=\"", f);
-	prom_label(f, s->version);
-	fputs("\"} 1\n", f);
+	/* rap_load() checked that it is RAPOLICY_VERSION: no escaping */
+	fprintf(f, "rapolicy_info{version=\"%s\"} 1\n", s->version);
 	prom_policies(f, s);
 	prom_head(f, "rapolicy_ab_mode", "gauge",
 		  "How faults pick their A/B arm: 1 for the current mode.");

@@ -130,6 +130,7 @@ struct ab_result {
 };
 #define AB_MIN_BLOCKS	5
 #define AB_MIN_FAULTS	100
+#define AB_IO_MARGIN	0.10	/* 10% more pages per fault */
 void ab_analyse(const struct block *b, size_t n, struct ab_result *r);
 double t_quantile(unsigned int df);
 double t_pvalue(double t, unsigned int df);
