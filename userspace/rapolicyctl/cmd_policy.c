@@ -2,25 +2,10 @@
 /*
  * rapolicyctl status, get, set, profile, save, apply.
  */
-#include <errno.h>
 #include <jansson.h>
-#include <limits.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "rapctl.h"
-
-/* The policies and their values, from the table: part of several --help */
-static void help_policies(FILE *f)
-{
-	fputs("\nPolicies and values (the first is stock):\n", f);
-	for (int p = 0; p < NR_POL; p++) {
-		fprintf(f, "  %-18s", pol_defs[p].name);
-		for (unsigned int i = 0; i < pol_defs[p].nr; i++)
-			fprintf(f, " %s", pol_defs[p].values[i]);
-		fputs(pol_defs[p].order ? " 0..N (a folio order)\n" : "\n", f);
-	}
-}
 
 static void help_profiles(FILE *f)
 {
@@ -162,33 +147,6 @@ int cmd_get(struct ctx *c, int argc, char **argv)
 	return RC_OK;
 }
 
-/* set and ab set: the pairs on top of the arm's current values */
-int set_arm(struct ctx *c, const char *cmd, int arm, int argc, char **argv)
-{
-	struct write w[NR_POL];
-	struct rap_state s;
-	struct arm_set to;
-	int ret;
-
-	for (int i = 1; i < argc; i++) {
-		if (is_help(argv[i])) {
-			fprintf(c->out, "Usage: rapolicyctl %s POLICY=VALUE...\n\n"
-				"Set policies of arm %c: all of them, or none when one is wrong.\n",
-				cmd, 'A' + arm);
-			help_policies(c->out);
-			return RC_OK;
-		}
-	}
-	ret = need_state(c, &s);
-	if (ret)
-		return ret;
-	to = s.arm[arm];
-	ret = parse_pairs(c, cmd, &s, argv + 1, argc - 1, &to);
-	if (ret)
-		return ret;
-	return apply_report(c, w, plan_arm(w, arm, &s.arm[arm], &to));
-}
-
 int cmd_set(struct ctx *c, int argc, char **argv)
 {
 	return set_arm(c, "set", ARM_A, argc, argv);
@@ -286,48 +244,6 @@ static int load_arm(struct ctx *c, const struct rap_state *s, json_t *j,
 		snprintf(out->v[p], VAL_LEN, "%s", json_string_value(v));
 	}
 	return 0;
-}
-
-/* ab/cgroup: a cgroup v2 path; cgroup2 mounted at /sys/fs/cgroup */
-int check_cgroup(struct ctx *c, const char *cmd, const char *in, char *out, size_t size)
-{
-	char abs[PATH_MAX], p[PATH_MAX];
-	struct stat st;
-	size_t len;
-
-	if (!strncmp(in, "/sys/fs/cgroup/", 15))
-		in += 14;
-	snprintf(out, size, "%s", in);
-	for (len = strlen(out); len > 1 && out[len - 1] == '/'; )
-		out[--len] = '\0';
-	if (!*out)
-		return 0;
-	snprintf(abs, sizeof(abs), "/sys/fs/cgroup%s", out);
-	if (out[0] != '/' || rap_path(p, sizeof(p), abs) ||
-	    stat(p, &st) || !S_ISDIR(st.st_mode))
-		return usage(c, cmd, "'%s' is not a cgroup (a path under /sys/fs/cgroup)",
-			     esc(in));
-	return 0;
-}
-
-size_t plan_ab(struct write *w, const struct ab_conf *from, const struct ab_conf *to)
-{
-	const struct ab_conf *ab[2] = { from, to };
-
-	for (int k = 0; k < 2; k++) {
-		char *v[4] = { k ? w[0].to : w[0].from, k ? w[1].to : w[1].from,
-			       k ? w[2].to : w[2].from, k ? w[3].to : w[3].from };
-
-		sprintf(v[0], "%u", ab[k]->permille);
-		sprintf(v[1], "%llu", (unsigned long long)ab[k]->salt);
-		snprintf(v[2], sizeof(w[2].to), "%s", ab[k]->cgroup);
-		sprintf(v[3], "%s", ab_modes[ab[k]->mode]);
-	}
-	strcpy(w[0].file, "ab/sample_permille");
-	strcpy(w[1].file, "ab/salt");
-	strcpy(w[2].file, "ab/cgroup");
-	strcpy(w[3].file, "ab/mode");
-	return 4;
 }
 
 static int load_ab(struct ctx *c, json_t *j, struct ab_conf *ab)

@@ -167,7 +167,7 @@ int apply_report(struct ctx *c, const struct write *w, size_t n);
 /* Closest profile to a and the policies that differ (0: exact) */
 const struct profile *profile_match(const struct arm_set *a, unsigned int *diff);
 
-/* cmd_policy.c, for cmd_ab.c */
+/* cli.c: set and ab set, A/B assignment writes */
 int set_arm(struct ctx *c, const char *cmd, int arm, int argc, char **argv);
 int check_cgroup(struct ctx *c, const char *cmd, const char *in, char *out,
 		 size_t size);
