@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Small helpers shared by the rapolicy userspace tools: strict number
- * parsing, whole-file reads and writes for procfs/sysfs/cgroupfs, and
- * JSON string output.
+ * parsing, whole-file reads and writes for procfs/sysfs/cgroupfs.
  */
 #ifndef RAPOLICY_UTIL_H
 #define RAPOLICY_UTIL_H
@@ -46,9 +45,6 @@ int read_small_file(const char *path, char *buf, size_t size);
 int write_file_str(const char *path, const char *s);
 /* The same with extra open() flags (O_TRUNC for fake sysfs trees) */
 int write_file_flags(const char *path, const char *s, int flags);
-
-/* Print s as a JSON string literal, quotes included. */
-void json_put_string(FILE *f, const char *s);
 
 /* Round x up to a multiple of the power of two a. */
 static inline uint64_t round_up_pow2(uint64_t x, uint64_t a)

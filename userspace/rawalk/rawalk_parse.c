@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "rawalk.h"
 #include "util.h"
 
@@ -893,110 +895,100 @@ char *format_folio_orders(const struct folio_orders *h, char *buf,
 	return buf;
 }
 
-static void put_folio_orders(FILE *f, const struct folio_orders *h,
-			     bool json)
+/* A JSON string of s; bytes that are not UTF-8 become '?' */
+static json_t *jstr(const char *s)
 {
-	char buf[FOLIO_ORDERS * 26];
-	const char *sep = "";
-	unsigned int o;
+	json_t *j = json_string(s);
+	char *copy;
 
-	if (!json) {
-		fputs(format_folio_orders(h, buf, sizeof(buf)), f);
-		return;
-	}
-	fputc('{', f);
-	for (o = 0; o < FOLIO_ORDERS; o++) {
-		if (!h->folios[o])
-			continue;
-		fprintf(f, "%s\"%u\":%" PRIu64, sep, o, h->folios[o]);
-		sep = ",";
-	}
-	fputc('}', f);
+	if (j)
+		return j;
+	copy = strdup(s);
+	for (char *p = copy; p && *p; p++)
+		if ((unsigned char)*p >= 0x80)
+			*p = '?';
+	j = json_string(copy ? copy : "?");
+	free(copy);
+	return j;
 }
 
-static void put_i64(FILE *f, bool json, int64_t v)
+/* The report as one JSON object, in the order of the text report */
+static json_t *report_json(const struct report *r)
 {
-	if (json && v < 0)
-		fputs("null", f);
-	else
-		fprintf(f, "%" PRId64, v);
+	json_t *o = json_object(), *orders = json_object();
+	char pat[64], key[8];
+
+#define STR(k, v) json_object_set_new(o, k, jstr(v))
+#define NUM(k, v) json_object_set_new(o, k, json_integer((json_int_t)(v)))
+#define OPT(k, v) json_object_set_new(o, k, (v) < 0 ? json_null() : json_integer(v))
+	STR("file", r->file ? r->file : "");
+	STR("pattern", format_pattern(&r->pattern, pat, sizeof(pat)));
+	STR("advice", advice_name(r->advice));
+	STR("cache", r->cold ? "cold" : "warm");
+	NUM("seed", r->seed);
+	NUM("file_bytes", r->file_bytes);
+	NUM("pages_touched", r->pages_touched);
+	NUM("major_faults", r->major_faults);
+	NUM("minor_faults", r->minor_faults);
+	OPT("sectors_read", r->sectors_read);
+	OPT("ios_read", r->ios_read);
+	NUM("file_pmd_mapped_kb", r->file_pmd_mapped_kb);
+	NUM("rss_kb", r->rss_kb);
+	NUM("file_vmas", r->file_vmas);
+	OPT("pages_cached_before", r->cached_known ? (int64_t)r->pages_cached_before : -1);
+	OPT("read_bytes", r->read_bytes);
+	OPT("read_ahead_kb", r->read_ahead_kb);
+	OPT("memcg_limit_bytes", r->memcg_limit_bytes);
+	for (unsigned int i = 0; r->has_folio_orders && i < FOLIO_ORDERS; i++) {
+		snprintf(key, sizeof(key), "%u", i);
+		if (r->folio_orders.folios[i])
+			json_object_set_new(orders, key, json_integer((json_int_t)r->folio_orders.folios[i]));
+	}
+	if (r->has_folio_orders)
+		json_object_set(o, "folio_orders", orders);
+	json_decref(orders);
+	json_object_set_new(o, "wall_ms", json_real(r->wall_ms));
+	if (r->repeat > 1) {
+		NUM("repeat", r->repeat);
+		json_object_set_new(o, "wall_ms_min", json_real(r->wall_ms_min));
+		json_object_set_new(o, "wall_ms_median", json_real(r->wall_ms_median));
+		NUM("major_faults_min", r->major_faults_min);
+		NUM("major_faults_median", r->major_faults_median);
+		OPT("read_bytes_min", r->read_bytes_min);
+		OPT("read_bytes_median", r->read_bytes_median);
+	}
+#undef STR
+#undef NUM
+#undef OPT
+	return o;
 }
 
+/* One "key: value" per line (through jansson, JSON: one object, one line */
 void report_print(FILE *f, const struct report *r, bool json)
 {
-	char pat[64];
-	const char *sep = json ? "," : "\n";
+	json_t *o = report_json(r), *v;
+	char buf[FOLIO_ORDERS * 26];
+	const char *k;
 
-	format_pattern(&r->pattern, pat, sizeof(pat));
 	if (json) {
-		fputs("{\"file\":", f);
-		json_put_string(f, r->file ? r->file : "");
-		fputs(",\"pattern\":", f);
-		json_put_string(f, pat);
-		fprintf(f, ",\"advice\":\"%s\",\"cache\":\"%s\"",
-			advice_name(r->advice), r->cold ? "cold" : "warm");
-	} else {
-		fprintf(f, "file: %s\npattern: %s\nadvice: %s\ncache: %s",
-			r->file ? r->file : "", pat, advice_name(r->advice),
-			r->cold ? "cold" : "warm");
+		json_dumpf(o, f, JSON_COMPACT | JSON_REAL_PRECISION(12));
+		fputc('\n', f);
+		json_decref(o);
+		return;
 	}
-
-#define KEY(name) fprintf(f, json ? "%s\"%s\":" : "%s%s: ", sep, name)
-	KEY("seed");
-	fprintf(f, "%" PRIu64, r->seed);
-	KEY("file_bytes");
-	fprintf(f, "%" PRIu64, r->file_bytes);
-	KEY("pages_touched");
-	fprintf(f, "%" PRIu64, r->pages_touched);
-	KEY("major_faults");
-	fprintf(f, "%" PRIu64, r->major_faults);
-	KEY("minor_faults");
-	fprintf(f, "%" PRIu64, r->minor_faults);
-	KEY("sectors_read");
-	put_i64(f, json, r->sectors_read);
-	KEY("ios_read");
-	put_i64(f, json, r->ios_read);
-	KEY("file_pmd_mapped_kb");
-	fprintf(f, "%" PRIu64, r->file_pmd_mapped_kb);
-	KEY("rss_kb");
-	fprintf(f, "%" PRIu64, r->rss_kb);
-	KEY("file_vmas");
-	fprintf(f, "%" PRIu64, r->file_vmas);
-	KEY("pages_cached_before");
-	if (r->cached_known)
-		fprintf(f, "%" PRIu64, r->pages_cached_before);
-	else
-		fputs(json ? "null" : "unknown", f);
-	KEY("read_bytes");
-	put_i64(f, json, r->read_bytes);
-	KEY("read_ahead_kb");
-	put_i64(f, json, r->read_ahead_kb);
-	KEY("memcg_limit_bytes");
-	put_i64(f, json, r->memcg_limit_bytes);
-	if (r->has_folio_orders) {
-		KEY("folio_orders");
-		put_folio_orders(f, &r->folio_orders, json);
+	json_object_foreach(o, k, v) {
+		if (!strcmp(k, "folio_orders"))
+			fprintf(f, "%s: %s\n", k, format_folio_orders(&r->folio_orders, buf, sizeof(buf)));
+		else if (json_is_string(v))
+			fprintf(f, "%s: %s\n", k, json_string_value(v));
+		else if (json_is_real(v))
+			fprintf(f, "%s: %.3f\n", k, json_real_value(v));
+		else if (json_is_null(v))
+			fprintf(f, "%s: %s\n", k, strcmp(k, "pages_cached_before") ? "-1" : "unknown");
+		else
+			fprintf(f, "%s: %" PRId64 "\n", k, (int64_t)json_integer_value(v));
 	}
-	KEY("wall_ms");
-	fprintf(f, "%.3f", r->wall_ms);
-	if (r->repeat > 1) {
-		KEY("repeat");
-		fprintf(f, "%u", r->repeat);
-		KEY("wall_ms_min");
-		fprintf(f, "%.3f", r->wall_ms_min);
-		KEY("wall_ms_median");
-		fprintf(f, "%.3f", r->wall_ms_median);
-		KEY("major_faults_min");
-		fprintf(f, "%" PRIu64, r->major_faults_min);
-		KEY("major_faults_median");
-		fprintf(f, "%" PRIu64, r->major_faults_median);
-		KEY("read_bytes_min");
-		put_i64(f, json, r->read_bytes_min);
-		KEY("read_bytes_median");
-		put_i64(f, json, r->read_bytes_median);
-	}
-#undef KEY
-	fputs(json ? "}\n" : "\n", f);
+	json_decref(o);
 }
 
 static int cmp_double(const void *a, const void *b)
