@@ -116,7 +116,7 @@ void ab_analyse(const struct block *b, size_t n, struct ab_result *r)
 	r->verdict = "no significant difference";
 	if (r->blocks < AB_MIN_BLOCKS) {
 		snprintf(r->why, sizeof(r->why),
-			 "too few samples: %zu blocks with faults in both arms, need %d",
+			 "too few samples: blocks with faults in both arms: %zu, need %d",
 			 r->blocks, AB_MIN_BLOCKS);
 		return;
 	}
