@@ -73,6 +73,19 @@ tap $? "and echoed escaped and capped, on one line"
 rc set pmd_hit=on pmd_hit=off 2>/dev/null; [ $? = 2 ]
 tap $? "a policy given twice is refused"
 
+# A write the kernel refuses: the earlier writes are undone (an immutable
+# file refuses even root)
+rc profile stock >/dev/null
+if chattr +i $M/descending_around 2>/dev/null; then
+	rc set pmd_hit=on descending_around=window >/dev/null 2>$T/err
+	r=$?
+	chattr -i $M/descending_around
+	[ $r = 1 ] && grep -qx "\[off\] on" $M/pmd_hit && grep -q "nothing was changed" $T/err
+	tap $? "a refused write: exit 1, pmd_hit written back ($(tail -n 1 $T/err))"
+else
+	echo "ok $((n += 1)) - a refused write # SKIP no chattr +i here"
+fi
+
 # Version skew is an error, not tolerated
 echo 9.9.9 >$M/version
 rc status 2>$T/err; [ $? = 1 ] && grep -q "does not match" $T/err
