@@ -64,7 +64,7 @@ rapolicyctl stats --prometheus >/tmp/prom
 grep -q '^rapolicy_sync_miss_total{arm="a"} [0-9]' /tmp/prom &&
 	grep -q '^rapolicy_pages_read_total{arm="b"} [0-9]' /tmp/prom && grep -qx 'rapolicy_up 1' /tmp/prom
 tap $? "stats --prometheus: _total counters per arm, rapolicy_up 1"
-rapolicyctl stats --interval 0.1 --count 1 | grep -qE '^20[0-9-]+T[0-9:]+Z  B '
+rapolicyctl stats --interval 0.1 --count 1 | grep -qE '^20[0-9-]+T[0-9:]+Z B '
 tap $? "stats --interval: timestamped rows per arm"
 
 # rawalk's counts against the kernel's own: the guest runs nothing else.

@@ -40,9 +40,9 @@ static void interval_row(struct ctx *c, const struct counters *d, bool json)
 		return;
 	}
 	for (int arm = 0; arm < NR_ARMS; arm++) {
-		fprintf(c->out, "%-20s  %-3c", ts, 'A' + arm);
+		fprintf(c->out, "%-20s %-3c", ts, 'A' + arm);
 		for (int i = 0; i < NR_COLS; i++)
-			fprintf(c->out, "  %10llu", (unsigned long long)d->c[arm][cols[i]]);
+			fprintf(c->out, " %10llu", (unsigned long long)d->c[arm][cols[i]]);
 		fputc('\n', c->out);
 	}
 }
@@ -57,9 +57,9 @@ static int interval(struct ctx *c, double secs, long count, bool json)
 
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	if (!json) {
-		fprintf(c->out, "%-20s  %-3s", "time", "arm");
+		fprintf(c->out, "%-20s %-3s", "time", "arm");
 		for (int i = 0; i < NR_COLS; i++)
-			fprintf(c->out, "  %10.10s", st_names[cols[i]]);
+			fprintf(c->out, " %10s", st_names[cols[i]]);
 		fputc('\n', c->out);
 	}
 	for (long k = 0; !ret && (count < 0 || k < count); k++) {
