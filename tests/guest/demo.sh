@@ -84,8 +84,9 @@ END {
 }'
 echo
 echo "profiles (rapolicyctl profile NAME):"
+# `rapolicyctl profile` lists them: "  NAME   what it is: POLICY=VALUE ..."
 for p in seed best; do
-	echo "  $p = $(rapolicyctl profile list 2>/dev/null | sed -n "s/^${p}[: ]*//p" | head -n 1)"
+	echo "  $p = $(rapolicyctl profile 2>/dev/null | sed -n "s/^ *${p} .*: //p" | head -n 1)"
 done
 echo "best = stock wall time / best's (TCG: CPU-bound, indicative only)."
 [ ! -x "$C/bin/lmdb_scan" ] ||
