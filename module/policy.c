@@ -21,8 +21,9 @@ static unsigned int rap_lowest_order(unsigned long x)
  * Whether a miss at @index, right below @nr cached pages and right above
  * @nr uncached ones, comes from a stream that runs towards lower offsets.
  * Requiring the folio below to be uncached too keeps a hole between two
- * cached ranges a plain miss (filemap_descending() of "mm/filemap: read ahead for mmap readers that
- * move backwards" v2, https://lore.kernel.org/r/20261022-bug-mm-mmap-readahead-descending-v1-0-6d08b34862f2@gmail.com).
+ * cached ranges a plain miss: filemap_descending() of "mm/filemap: read
+ * ahead for mmap readers that move backwards" v2, thread of
+ * https://lore.kernel.org/r/20261022-bug-mm-mmap-readahead-descending-v1-0-6d08b34862f2@gmail.com
  */
 bool rap_descending(const struct rap_cache_view *view, pgoff_t index,
 		    unsigned long nr)
