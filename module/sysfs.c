@@ -36,6 +36,7 @@ void rap_settings_read(enum rap_arm arm, struct rap_settings *s)
 	s->vma_limit = READ_ONCE(cur->vma_limit);
 	s->sync_mmap_order = READ_ONCE(cur->sync_mmap_order);
 	s->descending_around = READ_ONCE(cur->descending_around);
+	s->streams = READ_ONCE(cur->streams);
 }
 
 /* What a policy file is: its name, its values, its place in rap_settings */
@@ -60,6 +61,7 @@ enum rap_policy_id {
 	RAP_VMA_LIMIT,
 	RAP_SYNC_MMAP_ORDER,
 	RAP_DESCENDING_AROUND,
+	RAP_STREAMS,
 	RAP_NR_POLICIES
 };
 
@@ -100,6 +102,12 @@ static const struct rap_policy_kind rap_policy_kinds[RAP_NR_POLICIES] = {
 		.names = rap_off_window_stream,
 		.nr_names = ARRAY_SIZE(rap_off_window_stream),
 		.offset = offsetof(struct rap_settings, descending_around),
+	},
+	[RAP_STREAMS] = {
+		.name = "streams",
+		.names = rap_off_on,
+		.nr_names = ARRAY_SIZE(rap_off_on),
+		.offset = offsetof(struct rap_settings, streams),
 	},
 };
 
@@ -233,6 +241,10 @@ module_param_cb(descending_around, &rap_param_ops,
 		(void *)&rap_policy_kinds[RAP_DESCENDING_AROUND], 0444);
 MODULE_PARM_DESC(descending_around,
 		 "off | window | stream: read-around below descending misses");
+module_param_cb(streams, &rap_param_ops,
+		(void *)&rap_policy_kinds[RAP_STREAMS], 0444);
+MODULE_PARM_DESC(streams,
+		 "off | on: the stream tracker: several streams per file, either direction, strided");
 
 static ssize_t version_show(struct kobject *kobj, struct kobj_attribute *attr,
 			    char *buf)

@@ -28,7 +28,8 @@
 	P(descending_seq, RAP_VALUES("off", "window", "stream"))	\
 	P(vma_limit, RAP_VALUES("none", "always", "near_end"))		\
 	P(sync_mmap_order, RAP_VALUES("off", "fault_around"))		\
-	P(descending_around, RAP_VALUES("off", "window", "stream"))
+	P(descending_around, RAP_VALUES("off", "window", "stream"))	\
+	P(streams, RAP_VALUES("off", "on"))
 
 /* Policies that take a folio order after their named values */
 #define RAP_ORDER_POLICY sync_mmap_order
