@@ -37,6 +37,7 @@ enum rap_stat {
 	RAP_STAT_PMD_HIT,
 	/* pages in the windows whose size is known when the hook runs */
 	RAP_STAT_PAGES_REQUESTED,
+	RAP_STAT_STREAM_SYNC,
 	RAP_STAT_NR
 };
 
