@@ -38,6 +38,7 @@ enum rap_stat {
 	/* pages in the windows whose size is known when the hook runs */
 	RAP_STAT_PAGES_REQUESTED,
 	RAP_STAT_STREAM_SYNC,
+	RAP_STAT_STREAM_ASYNC,
 	RAP_STAT_NR
 };
 

@@ -50,6 +50,7 @@
 	S(vma_clamp, "windows that the vma_limit bound cut short")	\
 	S(order_raise, "read-around windows read with a larger folio order") \
 	S(pages_read, "pages that mmap readahead added to the page cache for reading") \
-	S(stream_sync, "windows the stream tracker read on a miss")
+	S(stream_sync, "windows the stream tracker read on a miss") \
+	S(stream_async, "windows the stream tracker read on a hit of its marker")
 
 #endif /* RAPOLICY_TABLE_H */
