@@ -51,6 +51,7 @@
 	S(order_raise, "read-around windows read with a larger folio order") \
 	S(pages_read, "pages that mmap readahead added to the page cache for reading") \
 	S(stream_sync, "windows the stream tracker read on a miss") \
-	S(stream_async, "windows the stream tracker read on a hit of its marker")
+	S(stream_async, "windows the stream tracker read on a hit of its marker") \
+	S(stream_lookups, "readahead decisions the stream tracker took part in")
 
 #endif /* RAPOLICY_TABLE_H */
