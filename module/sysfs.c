@@ -287,6 +287,7 @@ static const char * const rap_stat_names[RAP_STAT_NR] = {
 	[RAP_STAT_STREAM_SYNC] = "stream_sync",
 	[RAP_STAT_STREAM_ASYNC] = "stream_async",
 	[RAP_STAT_STREAM_LOOKUPS] = "stream_lookups",
+	[RAP_STAT_STREAM_NS] = "stream_ns",
 };
 
 /* Counters of stats/ (both arms), stats/a/ and stats/b/ */

@@ -52,6 +52,7 @@
 	S(pages_read, "pages that mmap readahead added to the page cache for reading") \
 	S(stream_sync, "windows the stream tracker read on a miss") \
 	S(stream_async, "windows the stream tracker read on a hit of its marker") \
-	S(stream_lookups, "readahead decisions the stream tracker took part in")
+	S(stream_lookups, "readahead decisions the stream tracker took part in") \
+	S(stream_ns, "nanoseconds the stream tracker spent on them (local_clock())")
 
 #endif /* RAPOLICY_TABLE_H */
