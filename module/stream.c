@@ -77,6 +77,8 @@ enum rap_stream_match {
 	RAP_MATCH_NONE,
 	RAP_MATCH_NEAR,		/* near a stream of one miss: a stride to try */
 	RAP_MATCH_DENSE,	/* continues the cached pages behind it */
+	RAP_MATCH_SHORT,	/* less than a stride on: the stride is shorter */
+	RAP_MATCH_SKIP,		/* a few strides on */
 	RAP_MATCH_STRIDE,	/* exactly one stride on */
 };
 
@@ -87,12 +89,25 @@ static enum rap_stream_match rap_stream_match(const struct rap_stream *s,
 	unsigned long dist = rap_absdiff(f->index, s->last);
 	bool up = f->index > s->last;
 	bool forward = s->delta > 0;
-	unsigned long reach;
+	unsigned long reach, step;
 
 	if (!s->used || !rap_stream_key_eq(&s->key, &f->key) || !dist)
 		return RAP_MATCH_NONE;
 	if (s->delta && (long)(f->index - s->last) == s->delta)
 		return RAP_MATCH_STRIDE;
+	/* a confirmed stream that lost its marker misses further on */
+	step = forward ? s->delta : -s->delta;
+	if (s->conf >= RAP_STREAM_CONFIRM && s->delta && up == forward &&
+	    !(dist % step) && dist / step <= RAP_STREAM_SKIP)
+		return RAP_MATCH_SKIP;
+	/*
+	 * A stream that reads one window per touch learnt its stride from
+	 * misses that stock's windows thinned out: a reader that misses
+	 * between them has the shorter stride.
+	 */
+	if (s->conf >= RAP_STREAM_CONFIRM && !s->span && up == forward &&
+	    dist < (unsigned long)(forward ? s->delta : -s->delta))
+		return RAP_MATCH_SHORT;
 	/*
 	 * A dense reader misses where the pages it came through end: the
 	 * page behind the fault is cached, the one ahead is not.
@@ -131,21 +146,42 @@ static struct rap_stream *rap_stream_find(struct rap_stream_set *set,
 	return best;
 }
 
-/* The stream whose marker the fault hit */
+/* Whether a hit at @index lies a few strides ahead of the stream */
+static bool rap_stream_ahead(const struct rap_stream *s, pgoff_t index)
+{
+	unsigned long step = s->delta > 0 ? s->delta : -s->delta;
+	unsigned long dist = rap_absdiff(index, s->last);
+
+	return s->conf >= RAP_STREAM_CONFIRM && !s->span && step &&
+	       (index > s->last) == (s->delta > 0) && dist &&
+	       !(dist % step) && dist / step <= RAP_STREAM_SKIP;
+}
+
+/*
+ * The stream whose marker the fault hit; or one whose touches the hit
+ * lies on, a few strides ahead: the marker of a window it read before its
+ * stride was corrected.
+ */
 static struct rap_stream *rap_stream_marked(struct rap_stream_set *set,
 					    const struct rap_stream_fault *f)
 {
+	struct rap_stream *ahead = NULL;
 	unsigned int i;
 
 	for (i = 0; i < RAP_STREAM_WAYS; i++) {
 		struct rap_stream *s = &set->way[i];
 
-		if (s->used && s->marked &&
-		    rap_stream_key_eq(&s->key, &f->key) &&
+		if (!s->used || !rap_stream_key_eq(&s->key, &f->key))
+			continue;
+		if (s->marked &&
 		    f->index >> s->unit_order == s->marker >> s->unit_order)
 			return s;
+		if (!ahead && rap_stream_ahead(s, f->index))
+			ahead = s;
 	}
-	return NULL;
+	if (ahead)
+		ahead->marker = f->index;
+	return ahead;
 }
 
 /*
@@ -215,23 +251,55 @@ static bool rap_stream_touch_from(const struct rap_stream *s, pgoff_t edge,
 }
 
 /*
+ * The kernel marks only a folio it adds: move *@p on by @step in the
+ * stream's direction, a few times at most, to a page not cached yet,
+ * inside [@start, @end).
+ */
+#define RAP_STREAM_PROBES	8
+
+static bool rap_stream_uncached(const struct rap_stream *s,
+				const struct rap_cache_view *view, pgoff_t *p,
+				unsigned long step, pgoff_t start, pgoff_t end)
+{
+	unsigned int i;
+
+	for (i = 0; i < RAP_STREAM_PROBES; i++) {
+		if (*p < start || *p >= end)
+			return false;
+		if (!view->has_folio(view->ctx, *p))
+			return true;
+		if (s->delta > 0)
+			*p += step;
+		else if (*p >= step)
+			*p -= step;
+		else
+			return false;
+	}
+	return false;
+}
+
+/*
  * Where a window [@start, @end) of the stream gets its marker: the first
  * page at or beyond @edge a multiple of the stream's step from its last
  * touch, or of half that step, a quarter..., so that a reader whose stride
  * divides the step touches it; else the folio at @edge, which any reader
  * of a stride up to the folio size touches.
  */
-static pgoff_t rap_stream_marker_at(const struct rap_stream *s, pgoff_t edge,
-				    pgoff_t start, pgoff_t end)
+static pgoff_t rap_stream_marker_at(const struct rap_stream *s,
+				    const struct rap_cache_view *view,
+				    pgoff_t edge, pgoff_t start, pgoff_t end)
 {
 	unsigned long step = s->delta > 0 ? s->delta : -s->delta;
 	pgoff_t p;
 
 	for (; step; step = step & 1 ? 0 : step / 2)
 		if (rap_stream_touch_from(s, edge, step, &p) &&
-		    p >= start && p < end)
+		    rap_stream_uncached(s, view, &p, step, start, end))
 			return p;
-	return edge;
+	p = edge;
+	if (rap_stream_uncached(s, view, &p, 1UL << s->unit_order, start, end))
+		return p;
+	return end;
 }
 
 /*
@@ -242,7 +310,8 @@ static pgoff_t rap_stream_marker_at(const struct rap_stream *s, pgoff_t edge,
  * the fault retries and would never show its marker.
  */
 static bool rap_stream_span(struct rap_stream *s,
-			    const struct rap_stream_fault *f, pgoff_t from,
+			    const struct rap_stream_fault *f,
+			    const struct rap_cache_view *view, pgoff_t from,
 			    pgoff_t edge, struct ra_policy_window *win)
 {
 	unsigned long unit = 1UL << s->unit_order;
@@ -271,7 +340,7 @@ static bool rap_stream_span(struct rap_stream *s,
 		s->next = start ? start - 1 : 0;
 	}
 	rap_stream_window(win, start, end, s->unit_order);
-	p = rap_stream_marker_at(s, edge, start, end);
+	p = rap_stream_marker_at(s, view, edge, start, end);
 	if (p >= start && p < end)
 		rap_stream_mark(s, win, p);
 	else
@@ -280,15 +349,17 @@ static bool rap_stream_span(struct rap_stream *s,
 }
 
 /*
- * Stock's window around the stream's next miss @p, read now and marked at
- * @p: the window stock would read when the reader gets there, so the
- * reader finds it cached and the stream reads no more than stock does.
+ * The window of the stream's next touch @p, read now and marked at @p:
+ * stock's window at its miss there (s->before pages below @p, s->window
+ * in all), or @p's page alone for read-around, which stock stops reading
+ * ahead for a strided reader. Either way no more than stock reads.
  */
-static bool rap_stream_replay(struct rap_stream *s,
-			      const struct rap_stream_fault *f, pgoff_t p,
-			      struct ra_policy_window *win)
+static bool rap_stream_replay_at(struct rap_stream *s,
+				 const struct rap_stream_fault *f, pgoff_t p,
+				 struct ra_policy_window *win)
 {
 	unsigned long unit = 1UL << s->unit_order;
+	struct rap_stream at;
 	pgoff_t start, end;
 
 	if (p < f->vma_start || p >= f->vma_end)
@@ -306,8 +377,73 @@ static bool rap_stream_replay(struct rap_stream *s,
 		return false;
 	rap_stream_window(win, start, end, s->unit_order);
 	rap_stream_mark(s, win, p);
-	s->next = p + s->delta;
+	/* where stock would miss next: the first touch past this window */
+	at = *s;
+	at.last = p;
+	if (!rap_stream_touch_from(&at, s->delta > 0 ? end : start - 1,
+				   s->delta > 0 ? s->delta : -s->delta,
+				   &s->next))
+		s->next = f->vma_end;
 	return true;
+}
+
+/* Whether the touch @k strides on from @p is cached (or out of the VMA) */
+static bool rap_stream_cached_at(const struct rap_stream *s,
+				 const struct rap_stream_fault *f,
+				 const struct rap_cache_view *view, pgoff_t p,
+				 unsigned long k)
+{
+	unsigned long step = s->delta > 0 ? s->delta : -s->delta;
+	pgoff_t q;
+
+	if (s->delta > 0) {
+		if (k > (f->vma_end - p) / step)
+			return false;
+		q = p + k * step;
+	} else {
+		if (k > (p - f->vma_start) / step)
+			return false;
+		q = p - k * step;
+	}
+	return view->has_folio(view->ctx, q);
+}
+
+/*
+ * A touch that is cached already (a window of the stream before its
+ * stride was corrected read it) is no miss and cannot carry the marker:
+ * go on to the first touch that is not, as the reader's next miss.
+ */
+static bool rap_stream_replay(struct rap_stream *s,
+			      const struct rap_stream_fault *f,
+			      const struct rap_cache_view *view, pgoff_t p,
+			      struct ra_policy_window *win)
+{
+	unsigned long lo = 0, hi = 1;
+
+	/*
+	 * Touches k strides on: cached for k = lo, not for k = hi; a cached
+	 * run ends between them (found by doubling, then halving).
+	 */
+	if (view->has_folio(view->ctx, p)) {
+		while (rap_stream_cached_at(s, f, view, p, hi)) {
+			lo = hi;
+			hi *= 2;
+			if (hi > f->vma_end - f->vma_start) {
+				s->marked = false;
+				return false;
+			}
+		}
+		while (hi - lo > 1) {
+			unsigned long mid = lo + (hi - lo) / 2;
+
+			if (rap_stream_cached_at(s, f, view, p, mid))
+				lo = mid;
+			else
+				hi = mid;
+		}
+		p += hi * s->delta;
+	}
+	return rap_stream_replay_at(s, f, p, win);
 }
 
 /* The first page beyond the faulting folio in the stream's direction */
@@ -338,7 +474,7 @@ static unsigned long rap_stream_max(const struct rap_stream *s,
  */
 static bool rap_stream_sync(struct rap_stream *s,
 			    const struct rap_stream_fault *f,
-			    const struct rap_cache_view *view,
+			    const struct rap_cache_view *view, bool again,
 			    struct ra_policy_window *win, unsigned int *did)
 {
 	unsigned long step = s->delta > 0 ? s->delta : -s->delta;
@@ -347,18 +483,37 @@ static bool rap_stream_sync(struct rap_stream *s,
 	pgoff_t p;
 
 	s->done = false;
-	/* a reader whose pages stock read up to the fault touched some */
-	s->span = s->dense || step <= f->stock_pages ||
-		  view->has_folio(view->ctx, behind);
+	/*
+	 * Read-around gives up after MMAP_LOTSAMISS misses and then reads
+	 * only the faulting page: a strided reader there gets its pages
+	 * only, a dense one (stride 1, or the cached pages behind its
+	 * misses) its span. Elsewhere stock reads its window on every miss,
+	 * so the span when stock's windows cover it too: when the step is
+	 * at most one window, or the reader touched pages that stock read
+	 * up to the fault.
+	 */
+	if (f->kind == RAP_MAP_AROUND)
+		s->span = s->dense || step == 1;
+	else if (again)
+		s->span = s->span || step == 1;	/* stock's windows stay */
+	else
+		s->span = s->dense || step <= f->stock_pages ||
+			  view->has_folio(view->ctx, behind);
 	if (!s->span) {
 		s->unit_order = f->kind == RAP_MAP_THP ? f->thp_order : 0;
-		s->before = f->index - f->stock_start;
-		s->window = f->stock_pages;
+		if (!again) {
+			s->before = f->index - f->stock_start;
+			s->window = f->stock_pages;
+		}
+		if (f->kind == RAP_MAP_AROUND) {
+			s->before = 0;
+			s->window = 1;
+		}
 		if (s->delta < 0 && f->index < step)
 			return false;
 		p = f->index + s->delta;
 		if (p >> s->unit_order == f->index >> s->unit_order ||
-		    !rap_stream_replay(s, f, p, win))
+		    !rap_stream_replay(s, f, view, p, win))
 			return false;
 		*did |= RAP_STREAM_DID_SYNC | RAP_STREAM_DID_STRIDE;
 		return true;
@@ -376,7 +531,7 @@ static bool rap_stream_sync(struct rap_stream *s,
 		s->window = 2UL << order;
 	if (s->window > rap_stream_max(s, f))
 		s->window = rap_stream_max(s, f);
-	if (!s->window || !rap_stream_span(s, f, f->index,
+	if (!s->window || !rap_stream_span(s, f, view, f->index,
 					   rap_stream_edge(s, f), win))
 		return false;
 	*did |= RAP_STREAM_DID_SYNC;
@@ -386,14 +541,16 @@ static bool rap_stream_sync(struct rap_stream *s,
 /* The stream's marker was hit: read its next window */
 static bool rap_stream_async(struct rap_stream *s,
 			     const struct rap_stream_fault *f,
+			     const struct rap_cache_view *view,
 			     struct ra_policy_window *win, unsigned int *did)
 {
 	pgoff_t from = s->next;
+	unsigned int i;
 
 	s->marked = false;
 	s->last = s->marker;
 	if (!s->span) {
-		if (!rap_stream_replay(s, f, from, win))
+		if (!rap_stream_replay(s, f, view, from, win))
 			return false;
 		*did |= RAP_STREAM_DID_ASYNC | RAP_STREAM_DID_STRIDE;
 		return true;
@@ -403,8 +560,18 @@ static bool rap_stream_async(struct rap_stream *s,
 	s->window *= 2;
 	if (s->window > rap_stream_max(s, f))
 		s->window = rap_stream_max(s, f);
-	if (!s->window || !rap_stream_span(s, f, from, from, win))
-		return false;
+	/*
+	 * A window that another one already read (stock's, or the stream's
+	 * before its stride was corrected) cannot carry the marker: the next
+	 * one on can.
+	 */
+	for (i = 0; i < RAP_STREAM_PROBES; i++) {
+		if (!s->window || !rap_stream_span(s, f, view, from, from, win))
+			return false;
+		if (s->marked || s->done)
+			break;
+		from = s->next;
+	}
 	*did |= RAP_STREAM_DID_ASYNC;
 	return true;
 }
@@ -430,6 +597,7 @@ bool rap_stream_decide(struct rap_stream_set *set,
 {
 	enum rap_stream_match how;
 	struct rap_stream *s;
+	bool again;
 
 	*did = 0;
 	if (f->kind == RAP_MAP_OTHER || f->point == RA_POLICY_SYNC_EXEC ||
@@ -441,7 +609,7 @@ bool rap_stream_decide(struct rap_stream_set *set,
 		if (!s)
 			return false;
 		rap_stream_touch(set, s);
-		return rap_stream_async(s, f, win, did);
+		return rap_stream_async(s, f, view, win, did);
 	}
 
 	s = rap_stream_find(set, f, view, &how);
@@ -454,6 +622,9 @@ bool rap_stream_decide(struct rap_stream_set *set,
 		return false;
 	}
 	rap_stream_touch(set, s);
+	/* a stream that read ahead before keeps its way of reading */
+	again = s->conf >= RAP_STREAM_CONFIRM && s->window &&
+		(how == RAP_MATCH_SHORT || how == RAP_MATCH_SKIP);
 	switch (how) {
 	case RAP_MATCH_NEAR:
 		s->conf = 1;
@@ -470,12 +641,13 @@ bool rap_stream_decide(struct rap_stream_set *set,
 		s->dense = false;
 		break;
 	}
-	s->delta = (long)(f->index - s->last);
+	if (how != RAP_MATCH_SKIP)
+		s->delta = (long)(f->index - s->last);
 	s->last = f->index;
 	s->marked = false;
 	if (s->conf < RAP_STREAM_CONFIRM)
 		return false;
 	if (s->conf > RAP_STREAM_CONFIRM)
 		s->conf = RAP_STREAM_CONFIRM;
-	return rap_stream_sync(s, f, view, win, did);
+	return rap_stream_sync(s, f, view, again, win, did);
 }

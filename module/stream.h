@@ -33,6 +33,8 @@ typedef unsigned int u32;
 #define RAP_STREAM_SETS		64
 /* The largest distance between two misses that can start a stream */
 #define RAP_STREAM_MAX_DELTA	4096
+/* Strides a confirmed stream may skip between two misses */
+#define RAP_STREAM_SKIP		64
 /* Misses at one stride that make a stream read ahead: the third miss */
 #define RAP_STREAM_CONFIRM	2
 
