@@ -9,12 +9,13 @@
  * the cached pages behind them in one direction (a dense reader whose
  * readahead stock lost). From its third miss a stream reads ahead:
  *
- * - span: when the stride is at most what stock reads on one miss, every
- *   page from the fault on in the stream's direction, in windows that
- *   double up to the largest the kernel takes; stock reads those spans too,
- *   one window per miss;
- * - stride: otherwise the window stock would read at the stream's next
- *   miss, read before the reader gets there.
+ * - span: for a dense stream, or with VM_SEQ_READ a stride of at most
+ *   what stock reads on one miss, every page from the fault on in the
+ *   stream's direction, in windows that double up to the largest the
+ *   kernel takes; stock reads those spans too, one window per miss;
+ * - stride: otherwise the page of the stream's next touch, or with
+ *   VM_SEQ_READ the window stock would read at its next miss, read before
+ *   the reader gets there.
  *
  * Each window marks the folio of the first page the stream will touch in
  * it; the hit of that marker reads the next window, so a stream costs the
@@ -113,7 +114,8 @@ static enum rap_stream_match rap_stream_match(const struct rap_stream *s,
 	 * page behind the fault is cached, the one ahead is not.
 	 */
 	reach = 2 * f->stock_pages + (s->span ? s->window : 0);
-	if (s->delta && s->conf && up == forward && dist <= reach &&
+	if (s->delta && (s->conf || s->dense) && up == forward &&
+	    dist <= reach &&
 	    (up ? f->index > 0 : f->index < ULONG_MAX) &&
 	    view->has_folio(view->ctx, up ? f->index - 1 : f->index + 1) &&
 	    !view->has_folio(view->ctx, up ? f->index + 1 : f->index - 1))
@@ -484,15 +486,15 @@ static bool rap_stream_sync(struct rap_stream *s,
 
 	s->done = false;
 	/*
-	 * Read-around gives up after MMAP_LOTSAMISS misses and then reads
-	 * only the faulting page: a strided reader there gets its pages
-	 * only, a dense one (stride 1, or the cached pages behind its
-	 * misses) its span. Elsewhere stock reads its window on every miss,
+	 * Read-around and VM_HUGEPAGE give up after MMAP_LOTSAMISS misses
+	 * and then read only the faulting page: a strided reader there gets
+	 * its pages only, a dense one (stride 1, or the cached pages behind
+	 * its misses) its span. VM_SEQ_READ reads its window on every miss,
 	 * so the span when stock's windows cover it too: when the step is
 	 * at most one window, or the reader touched pages that stock read
 	 * up to the fault.
 	 */
-	if (f->kind == RAP_MAP_AROUND)
+	if (f->kind != RAP_MAP_SEQ)
 		s->span = s->dense || step == 1;
 	else if (again)
 		s->span = s->span || step == 1;	/* stock's windows stay */
@@ -500,12 +502,12 @@ static bool rap_stream_sync(struct rap_stream *s,
 		s->span = s->dense || step <= f->stock_pages ||
 			  view->has_folio(view->ctx, behind);
 	if (!s->span) {
-		s->unit_order = f->kind == RAP_MAP_THP ? f->thp_order : 0;
+		s->unit_order = 0;
 		if (!again) {
 			s->before = f->index - f->stock_start;
 			s->window = f->stock_pages;
 		}
-		if (f->kind == RAP_MAP_AROUND) {
+		if (f->kind != RAP_MAP_SEQ) {
 			s->before = 0;
 			s->window = 1;
 		}
@@ -631,9 +633,13 @@ bool rap_stream_decide(struct rap_stream_set *set,
 		s->dense = false;
 		break;
 	case RAP_MATCH_DENSE:
-		/* a dense stream needs two such misses, as a stride does */
+		/*
+		 * A dense stream needs three such misses: random misses in a
+		 * file that stock's windows have filled with cached ranges
+		 * continue one now and then.
+		 */
 		s->conf = s->dense || s->conf >= RAP_STREAM_CONFIRM ?
-			  s->conf + 1 : 1;
+			  s->conf + 1 : 0;
 		s->dense = true;
 		break;
 	default:
