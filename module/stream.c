@@ -7,7 +7,8 @@
  * markers it set. A stream is a run of misses a constant number of pages
  * apart (the stride, either sign), or a run of misses that each continue
  * the cached pages behind them in one direction (a dense reader whose
- * readahead stock lost). From its third miss a stream reads ahead:
+ * readahead stock lost). From its fourth miss (fifth if dense) a stream
+ * reads ahead:
  *
  * - span: for a dense stream, or with VM_SEQ_READ a stride of at most
  *   what stock reads on one miss, every page from the fault on in the
@@ -634,12 +635,12 @@ bool rap_stream_decide(struct rap_stream_set *set,
 		break;
 	case RAP_MATCH_DENSE:
 		/*
-		 * A dense stream needs three such misses: random misses in a
-		 * file that stock's windows have filled with cached ranges
-		 * continue one now and then.
+		 * Random misses in a file that stock's windows have filled
+		 * with cached ranges continue a dense stream now and then:
+		 * it needs RAP_STREAM_CONFIRM such misses in a row.
 		 */
 		s->conf = s->dense || s->conf >= RAP_STREAM_CONFIRM ?
-			  s->conf + 1 : 0;
+			  s->conf + 1 : 1;
 		s->dense = true;
 		break;
 	default:

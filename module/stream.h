@@ -35,8 +35,12 @@ typedef unsigned int u32;
 #define RAP_STREAM_MAX_DELTA	4096
 /* Strides a confirmed stream may skip between two misses */
 #define RAP_STREAM_SKIP		64
-/* Misses at one stride that make a stream read ahead: the third miss */
-#define RAP_STREAM_CONFIRM	2
+/*
+ * Misses that make a stream read ahead: the fourth miss of a stride (three
+ * equal distances; two happen among random misses of a big file now and
+ * then), the third dense one
+ */
+#define RAP_STREAM_CONFIRM	3
 
 /* Which file: compared, never dereferenced */
 struct rap_stream_key {

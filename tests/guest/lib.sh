@@ -65,5 +65,6 @@ all_policies_off() {
 	set_policy descending_seq off &&
 	set_policy vma_limit none &&
 	set_policy sync_mmap_order off &&
-	set_policy descending_around off
+	set_policy descending_around off &&
+	{ [ ! -e "$RAPOLICY_SYSFS/streams" ] || set_policy streams off; }
 }
