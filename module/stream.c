@@ -112,9 +112,10 @@ static enum rap_stream_match rap_stream_match(const struct rap_stream *s,
 		return RAP_MATCH_SHORT;
 	/*
 	 * A dense reader misses where the pages it came through end: the
-	 * page behind the fault is cached, the one ahead is not.
+	 * page behind the fault is cached, the one ahead is not; as far on
+	 * as the largest window anyone read for it.
 	 */
-	reach = 2 * f->stock_pages + (s->span ? s->window : 0);
+	reach = 2 * f->stock_pages + f->max_pages;
 	if (s->delta && (s->conf || s->dense) && up == forward &&
 	    dist <= reach &&
 	    (up ? f->index > 0 : f->index < ULONG_MAX) &&
