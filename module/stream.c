@@ -84,9 +84,30 @@ enum rap_stream_match {
 	RAP_MATCH_STRIDE,	/* exactly one stride on */
 };
 
+/*
+ * Whether the pages next to the fault are cached, looked up once per
+ * fault, when a stream first asks: [0] below, [1] above; -1 not yet known
+ */
+struct rap_stream_nbr {
+	const struct rap_cache_view *view;
+	signed char cached[2];
+};
+
+static bool rap_stream_nbr_cached(struct rap_stream_nbr *nbr,
+				  const struct rap_stream_fault *f, bool above)
+{
+	if (nbr->cached[above] < 0)
+		nbr->cached[above] = above ?
+			f->index < ULONG_MAX &&
+			nbr->view->has_folio(nbr->view->ctx, f->index + 1) :
+			f->index > 0 &&
+			nbr->view->has_folio(nbr->view->ctx, f->index - 1);
+	return nbr->cached[above];
+}
+
 static enum rap_stream_match rap_stream_match(const struct rap_stream *s,
 					      const struct rap_stream_fault *f,
-					      const struct rap_cache_view *view)
+					      struct rap_stream_nbr *nbr)
 {
 	unsigned long dist = rap_absdiff(f->index, s->last);
 	bool up = f->index > s->last;
@@ -117,10 +138,8 @@ static enum rap_stream_match rap_stream_match(const struct rap_stream *s,
 	 */
 	reach = 2 * f->stock_pages + f->max_pages;
 	if (s->delta && (s->conf || s->dense) && up == forward &&
-	    dist <= reach &&
-	    (up ? f->index > 0 : f->index < ULONG_MAX) &&
-	    view->has_folio(view->ctx, up ? f->index - 1 : f->index + 1) &&
-	    !view->has_folio(view->ctx, up ? f->index + 1 : f->index - 1))
+	    dist <= reach && rap_stream_nbr_cached(nbr, f, !up) &&
+	    !rap_stream_nbr_cached(nbr, f, up))
 		return RAP_MATCH_DENSE;
 	if (s->conf < RAP_STREAM_CONFIRM && dist <= RAP_STREAM_MAX_DELTA)
 		return RAP_MATCH_NEAR;
@@ -133,13 +152,14 @@ static struct rap_stream *rap_stream_find(struct rap_stream_set *set,
 					  const struct rap_cache_view *view,
 					  enum rap_stream_match *how)
 {
+	struct rap_stream_nbr nbr = { .view = view, .cached = { -1, -1 } };
 	struct rap_stream *best = NULL;
 	unsigned int i;
 
 	*how = RAP_MATCH_NONE;
 	for (i = 0; i < RAP_STREAM_WAYS; i++) {
 		struct rap_stream *s = &set->way[i];
-		enum rap_stream_match m = rap_stream_match(s, f, view);
+		enum rap_stream_match m = rap_stream_match(s, f, &nbr);
 
 		if (m > *how || (m && m == *how &&
 				 set->clock - s->age < set->clock - best->age)) {
