@@ -26,21 +26,16 @@ enum rap_descending_seq { RAP_DESC_SEQ_OFF, RAP_DESC_SEQ_WINDOW,
 			  RAP_DESC_SEQ_STREAM };
 enum rap_descending_around { RAP_DESC_AROUND_OFF, RAP_DESC_AROUND_WINDOW,
 			     RAP_DESC_AROUND_STREAM };
-enum rap_streams { RAP_STREAMS_OFF, RAP_STREAMS_ON };
 enum rap_vma_limit { RAP_VMA_LIMIT_NONE, RAP_VMA_LIMIT_ALWAYS,
 		     RAP_VMA_LIMIT_NEAR_END };
 /* sync_mmap_order: off, fault_around, or RAP_SYNC_ORDER_BASE + order */
 enum rap_sync_order { RAP_SYNC_ORDER_OFF, RAP_SYNC_ORDER_FAULT_AROUND,
 		      RAP_SYNC_ORDER_BASE };
 
+/* One int per policy of table.h, the index of its value */
 struct rap_settings {
-	int descending_thp;
-	int pmd_hit;
-	int descending_seq;
-	int vma_limit;
-	int sync_mmap_order;
-	int descending_around;
-	int streams;
+#define RAP_POLICY(name, orders, help, ...) int name;
+#include "table.h"
 };
 
 /* What the page cache holds; the module backs it with the xarray */

@@ -74,15 +74,15 @@ bool rap_tracker_mmap_ra(struct address_space *mapping, const struct rap_fault *
 	replaced = rap_stream_decide(&rap_stream_sets[set], &sf, view, &out,
 				     &did);
 	spin_unlock(&rap_stream_locks[set]);
-	rap_stat_add(arm, RAP_STAT_STREAM_NS, local_clock() - t0);
-	rap_stat_add(arm, RAP_STAT_STREAM_LOOKUPS, 1);
+	rap_stat_add(arm, RAP_STAT_stream_ns, local_clock() - t0);
+	rap_stat_add(arm, RAP_STAT_stream_lookups, 1);
 	if (!replaced)
 		return false;
 	out.max_index = win->max_index;
 	*win = out;
 	if (did & RAP_STREAM_DID_SYNC)
-		rap_stat_add(arm, RAP_STAT_STREAM_SYNC, 1);
+		rap_stat_add(arm, RAP_STAT_stream_sync, 1);
 	if (did & RAP_STREAM_DID_ASYNC)
-		rap_stat_add(arm, RAP_STAT_STREAM_ASYNC, 1);
+		rap_stat_add(arm, RAP_STAT_stream_async, 1);
 	return true;
 }
