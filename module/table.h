@@ -45,6 +45,9 @@ RAP_POLICY(sync_mmap_order, 1,
 RAP_POLICY(descending_around, 0,
 	   "read-around below descending misses",
 	   "off", "window", "stream")
+RAP_POLICY(streams, 0,
+	   "the stream tracker: several streams per file, either direction, strided",
+	   "off", "on")
 
 RAP_STAT(sync_miss, "synchronous mmap misses (major faults)")
 RAP_STAT(sync_thp, "misses offered a window, VM_HUGEPAGE")
