@@ -66,6 +66,7 @@ RAP_STAT(pmd_hit, "PMD mappings counted as mmap hits")
 RAP_STAT(pages_read, "pages that mmap readahead added to the page cache")
 RAP_STAT(stream_sync, "windows the stream tracker read on a miss")
 RAP_STAT(stream_async, "windows the stream tracker read on a hit of its marker")
+RAP_STAT(stream_lookups, "readahead decisions the stream tracker took part in")
 
 #undef RAP_POLICY
 #undef RAP_STAT
