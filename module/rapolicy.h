@@ -8,6 +8,7 @@
 
 #include "policy.h"
 
+struct address_space;
 struct file;
 
 /* A/B arms: A is the top-level policy set, B the one under ab/ */
@@ -47,6 +48,12 @@ u64 rap_settings_changes(void);
 void rap_settings_read(enum rap_arm arm, struct rap_settings *s);
 int rap_sysfs_init(void);
 void rap_sysfs_exit(void);
+
+/* tracker.c */
+void rap_tracker_init(void);
+bool rap_tracker_mmap_ra(struct address_space *mapping, const struct rap_fault *f,
+			 const struct rap_cache_view *view,
+			 struct ra_policy_window *win, enum rap_arm arm);
 
 /* ab.c */
 enum rap_arm rap_arm_of(const struct file *file);
