@@ -51,10 +51,16 @@ static void rap_stream_touch(struct rap_stream_set *set, struct rap_stream *s)
 	s->age = ++set->clock;
 }
 
-/* An unused way, or else the least recently used one */
+/*
+ * An unused way, or else the least recently used stream that reads
+ * nothing ahead, or else the least recently used one: a stream reading
+ * ahead hears from its reader once a window, and a reader jumping
+ * elsewhere in between (a B-tree's scan visiting interior nodes) starts a
+ * stream on every jump.
+ */
 static struct rap_stream *rap_stream_victim(struct rap_stream_set *set)
 {
-	struct rap_stream *victim = &set->way[0];
+	struct rap_stream *victim = NULL, *idle = NULL;
 	unsigned int i;
 
 	for (i = 0; i < RAP_STREAM_WAYS; i++) {
@@ -63,10 +69,13 @@ static struct rap_stream *rap_stream_victim(struct rap_stream_set *set)
 		if (!s->used)
 			return s;
 		/* unsigned distance from the clock survives its wrap */
-		if (set->clock - s->age > set->clock - victim->age)
+		if (!victim || set->clock - s->age > set->clock - victim->age)
 			victim = s;
+		if (!s->marked &&
+		    (!idle || set->clock - s->age > set->clock - idle->age))
+			idle = s;
 	}
-	return victim;
+	return idle ? idle : victim;
 }
 
 static unsigned long rap_absdiff(pgoff_t a, pgoff_t b)
@@ -488,6 +497,33 @@ static unsigned long rap_stream_max(const struct rap_stream *s,
 }
 
 /*
+ * A forward stream's miss reads what stock reads there: read-around's or
+ * VM_HUGEPAGE's window, whose marker lies ahead of the fault; the stream
+ * takes that marker as its own and reads on from its hit, where stock,
+ * whose one readahead state other readers of the file overwrote, would
+ * have lost the stream. The miss costs what it costs stock.
+ */
+static bool rap_stream_adopt(struct rap_stream *s,
+			     const struct rap_stream_fault *f,
+			     const struct ra_policy_window *win)
+{
+	pgoff_t mark;
+
+	if (f->point == RA_POLICY_SYNC_SEQ || !win->async_size ||
+	    win->async_size > win->size)
+		return false;
+	mark = win->start + win->size - win->async_size;
+	if (mark >> win->order <= f->index >> win->order)
+		return false;
+	s->unit_order = win->order;
+	s->marker = mark;
+	s->marked = true;
+	s->next = win->start + win->size;
+	s->window = win->size;
+	return true;
+}
+
+/*
  * A miss that continues a confirmed stream. When its step is at most what
  * stock reads on a miss, or the page behind the fault is cached (so the
  * reader may touch pages between its misses), read the span from the fault on,
@@ -542,6 +578,8 @@ static bool rap_stream_sync(struct rap_stream *s,
 		*did |= RAP_STREAM_DID_SYNC | RAP_STREAM_DID_STRIDE;
 		return true;
 	}
+	if (s->delta > 0 && rap_stream_adopt(s, f, win))
+		return false;
 	if (f->kind == RAP_MAP_THP) {
 		order = f->thp_order;
 	} else {

@@ -150,6 +150,13 @@ static void rap_sim_miss(struct rap_sim *sim, pgoff_t p)
 		sim->pages_read++;
 		return;
 	}
+	/* the window the kernel offers: read-around's, or VM_SEQ_READ's request */
+	win.start = p;
+	win.size = sim->ra_pages;
+	if (sim->kind != RAP_MAP_SEQ) {
+		win.start = p > sim->ra_pages / 2 ? p - sim->ra_pages / 2 : 0;
+		win.async_size = sim->ra_pages / 4;
+	}
 	if (rap_sim_decide(sim, point, p, &win)) {
 		sim->sync_replaced++;
 		rap_sim_read_win(sim, &win);

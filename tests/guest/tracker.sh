@@ -91,11 +91,18 @@ for RA_KB in 128 8192; do
 done
 
 # A B-tree's leaf scan with a jump to an interior node every 32 leaves: the
-# scan keeps its stream across the jumps, so reverse costs what forward does
+# scan keeps its stream across the jumps, so reverse costs what forward
+# does, and forward no more than with the tracker off
 for RA_KB in 128 8192; do
+	tracker off
+	strided normal fbtree:32 "$f"
+	fm0=$s_major
 	tracker on
 	strided normal fbtree:32 "$f"
 	fm=$s_major
+	echo "# ra $RA_KB fbtree:32: forward off $fm0 majflt, on $fm"
+	[ "$fm0" -ge 0 ] && [ "$fm" -ge 0 ] && [ "$fm" -le "$fm0" ]
+	tap $? "tracker: B-tree forward scan at read_ahead_kb $RA_KB takes no more faults ($fm, off $fm0)"
 	tracker off
 	strided normal btree:32 "$f"
 	m0=$s_major
