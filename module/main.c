@@ -101,8 +101,7 @@ static bool rap_mmap_ra(const struct ra_policy_fault *fault,
 	rap_settings_read(arm, &s);
 	did = 0;
 	replaced = s.streams == RAP_STREAMS_ON &&
-		   rap_tracker_mmap_ra(fault->file->f_mapping, &f, &view, win,
-				       arm);
+		   rap_tracker_mmap_ra(fault, &f, &view, win, arm);
 	if (!replaced)
 		replaced = rap_decide_window(&s, &f, &view, win, &did);
 	rap_count_window(arm, fault->point, did);

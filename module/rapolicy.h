@@ -8,7 +8,6 @@
 
 #include "policy.h"
 
-struct address_space;
 struct file;
 
 /* A/B arms: A is the top-level policy set, B the one under ab/ */
@@ -51,7 +50,8 @@ void rap_sysfs_exit(void);
 
 /* tracker.c */
 void rap_tracker_init(void);
-bool rap_tracker_mmap_ra(struct address_space *mapping, const struct rap_fault *f,
+bool rap_tracker_mmap_ra(const struct ra_policy_fault *fault,
+			 const struct rap_fault *f,
 			 const struct rap_cache_view *view,
 			 struct ra_policy_window *win, enum rap_arm arm);
 

@@ -499,9 +499,10 @@ static unsigned long rap_stream_max(const struct rap_stream *s,
 /*
  * A forward stream's miss reads what stock reads there: read-around's or
  * VM_HUGEPAGE's window, whose marker lies ahead of the fault; the stream
- * takes that marker as its own and reads on from its hit, where stock,
- * whose one readahead state other readers of the file overwrote, would
- * have lost the stream. The miss costs what it costs stock.
+ * follows that marker and stock's next ones, and reads on itself only at
+ * one that stock has lost the stream at: the file's one readahead state
+ * describes another reader's window by then. The miss costs what it costs
+ * stock, and so does every window while stock keeps the stream.
  */
 static bool rap_stream_adopt(struct rap_stream *s,
 			     const struct rap_stream_fault *f,
@@ -518,6 +519,7 @@ static bool rap_stream_adopt(struct rap_stream *s,
 	s->unit_order = win->order;
 	s->marker = mark;
 	s->marked = true;
+	s->adopted = true;
 	s->next = win->start + win->size;
 	s->window = win->size;
 	return true;
@@ -611,6 +613,14 @@ static bool rap_stream_async(struct rap_stream *s,
 
 	s->marked = false;
 	s->last = s->marker;
+	if (s->adopted && f->stock_seq) {
+		/* stock reads on, marking the start of its next window */
+		s->marker = f->stock_next;
+		s->marked = true;
+		s->next = f->stock_next;
+		return false;
+	}
+	s->adopted = false;
 	if (!s->span) {
 		if (!rap_stream_replay(s, f, view, from, win))
 			return false;
@@ -711,6 +721,7 @@ bool rap_stream_decide(struct rap_stream_set *set,
 		s->delta = (long)(f->index - s->last);
 	s->last = f->index;
 	s->marked = false;
+	s->adopted = false;
 	if (s->conf < RAP_STREAM_CONFIRM)
 		return false;
 	if (s->conf > RAP_STREAM_CONFIRM)

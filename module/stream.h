@@ -70,6 +70,7 @@ struct rap_stream {
 	 */
 	bool dense;
 	bool done;		/* ran into the start of the file */
+	bool adopted;		/* its marker is stock's, see rap_stream_adopt() */
 	u32 age;
 };
 
@@ -97,6 +98,12 @@ struct rap_stream_fault {
 	unsigned long max_pages;
 	unsigned int thp_order;		/* folio order of RAP_MAP_THP reads */
 	unsigned int max_order;		/* the mapping's largest folio order */
+	/*
+	 * at RA_POLICY_ASYNC: the hit is the marker of the file's last
+	 * window, so page_cache_async_ra() goes on from @stock_next
+	 */
+	bool stock_seq;
+	pgoff_t stock_next;
 };
 
 /* What the tracker did, for the statistics */

@@ -28,7 +28,7 @@ void rap_tracker_init(void)
 
 /**
  * rap_tracker_mmap_ra - run a readahead decision through the stream tracker
- * @mapping: the file's page cache; the fault pins the file
+ * @fault: the fault, as the kernel offers it
  * @f: the fault, as policy.c sees it
  * @view: the page cache
  * @win: in: the kernel's window; out: the tracker's, if true is returned
@@ -36,11 +36,14 @@ void rap_tracker_init(void)
  *
  * Return: true if @win replaces the kernel's window.
  */
-bool rap_tracker_mmap_ra(struct address_space *mapping, const struct rap_fault *f,
+bool rap_tracker_mmap_ra(const struct ra_policy_fault *fault,
+			 const struct rap_fault *f,
 			 const struct rap_cache_view *view,
 			 struct ra_policy_window *win, enum rap_arm arm)
 {
+	struct address_space *mapping = fault->file->f_mapping;
 	const struct inode *inode = mapping->host;
+	pgoff_t mark = fault->ra_start + fault->ra_size - fault->ra_async_size;
 	bool sized = f->point != RA_POLICY_SYNC_SEQ &&
 		     f->point != RA_POLICY_ASYNC;
 	struct rap_stream_fault sf = {
@@ -62,6 +65,11 @@ bool rap_tracker_mmap_ra(struct address_space *mapping, const struct rap_fault *
 				 2UL << mapping_max_folio_order(mapping)),
 		.thp_order = f->thp_order,
 		.max_order = mapping_max_folio_order(mapping),
+		/* page_cache_async_ra() goes on if the marked folio is this */
+		.stock_seq = fault->ra_async_size &&
+			     fault->ra_async_size <= fault->ra_size &&
+			     f->index >> fault->ra_order == mark >> fault->ra_order,
+		.stock_next = fault->ra_start + fault->ra_size,
 	};
 	u32 set = rap_stream_hash(&sf.key) % RAP_STREAM_SETS;
 	struct ra_policy_window out = *win;
