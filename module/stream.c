@@ -500,9 +500,9 @@ static unsigned long rap_stream_max(const struct rap_stream *s,
  * A forward stream's miss reads what stock reads there: read-around's or
  * VM_HUGEPAGE's window, whose marker lies ahead of the fault; the stream
  * follows that marker and stock's next ones, and reads on itself only at
- * one that stock has lost the stream at: the file's one readahead state
- * describes another reader's window by then. The miss costs what it costs
- * stock, and so does every window while stock keeps the stream.
+ * the next miss once stock lost the stream at a marker (the file's one
+ * readahead state describes another reader's window by then). Until then
+ * the stream costs what it costs stock.
  */
 static bool rap_stream_adopt(struct rap_stream *s,
 			     const struct rap_stream_fault *f,
@@ -580,7 +580,7 @@ static bool rap_stream_sync(struct rap_stream *s,
 		*did |= RAP_STREAM_DID_SYNC | RAP_STREAM_DID_STRIDE;
 		return true;
 	}
-	if (s->delta > 0 && rap_stream_adopt(s, f, win))
+	if (s->delta > 0 && !s->lost && rap_stream_adopt(s, f, win))
 		return false;
 	if (f->kind == RAP_MAP_THP) {
 		order = f->thp_order;
@@ -613,14 +613,23 @@ static bool rap_stream_async(struct rap_stream *s,
 
 	s->marked = false;
 	s->last = s->marker;
-	if (s->adopted && f->stock_seq) {
+	if (s->adopted) {
+		s->adopted = false;
+		if (!f->stock_seq) {
+			/*
+			 * stock lost the stream; its context readahead may
+			 * find it again, or the next miss is the stream's
+			 */
+			s->lost = true;
+			return false;
+		}
 		/* stock reads on, marking the start of its next window */
 		s->marker = f->stock_next;
 		s->marked = true;
+		s->adopted = true;
 		s->next = f->stock_next;
 		return false;
 	}
-	s->adopted = false;
 	if (!s->span) {
 		if (!rap_stream_replay(s, f, view, from, win))
 			return false;

@@ -71,6 +71,7 @@ struct rap_stream {
 	bool dense;
 	bool done;		/* ran into the start of the file */
 	bool adopted;		/* its marker is stock's, see rap_stream_adopt() */
+	bool lost;		/* stock lost it once: it reads its own windows */
 	u32 age;
 };
 
