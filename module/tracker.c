@@ -82,7 +82,7 @@ bool rap_tracker_mmap_ra(const struct ra_policy_fault *fault,
 	replaced = rap_stream_decide(&rap_stream_sets[set], &sf, view, &out,
 				     &did);
 	spin_unlock(&rap_stream_locks[set]);
-	rap_stat_add(arm, RAP_STAT_stream_ns, local_clock() - t0);
+	rap_stat_add(arm, RAP_STAT_stream_cost, local_clock() - t0);
 	rap_stat_add(arm, RAP_STAT_stream_lookups, 1);
 	if (!replaced)
 		return false;

@@ -67,7 +67,7 @@ for RA_KB in 128 8192; do
 			m0=$s_major s0=$s_sectors
 			tracker on
 			strided "$advice" "$pattern" "$f"
-			ns=$((ns + $(counter stream_ns)))
+			ns=$((ns + $(counter stream_cost)))
 			lookups=$((lookups + $(counter stream_lookups)))
 			w=$(($(counter stream_sync) + $(counter stream_async)))
 			echo "# ra $RA_KB $advice $pattern: off $m0 majflt $s0 sectors; on $s_major, $s_sectors, $w tracker windows"
