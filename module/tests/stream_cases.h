@@ -416,6 +416,84 @@ static void rap_case_stream_reverse_stops_at_zero(struct rap_test *t)
 	RAP_EXPECT(t, !rap_sim_decide(&rap_sim_b, RA_POLICY_ASYNC, 0, &win));
 }
 
+/*
+ * Whatever the faults, a window the tracker returns reads something,
+ * inside the VMA, no more than the kernel takes, with its marker inside
+ * it, at an order the mapping has; VM_EXEC and other mappings are left
+ * alone. Random faults, points, kinds, VMAs and cache contents, with
+ * strided runs mixed in so that streams form.
+ */
+static void rap_case_stream_windows_valid(struct rap_test *t)
+{
+	static const enum rap_mapping_kind kinds[] = {
+		RAP_MAP_AROUND, RAP_MAP_SEQ, RAP_MAP_THP, RAP_MAP_OTHER };
+	static const enum ra_policy_point points[] = {
+		RA_POLICY_SYNC_AROUND, RA_POLICY_SYNC_SEQ, RA_POLICY_SYNC_THP,
+		RA_POLICY_SYNC_EXEC, RA_POLICY_ASYNC };
+	struct rap_cache_view view = {
+		.ctx = &rap_sim_b,
+		.has_folio = rap_sim_has_folio,
+		.has_range = rap_sim_has_range,
+	};
+	struct rap_stream_set *set = &rap_sim_b.set;
+	u32 seed = 11;
+	unsigned int i, did;
+	pgoff_t p = 0;
+	long stride = 0;
+
+	rap_sim_init(&rap_sim_b, RAP_SIM_PAGES, 32, RAP_MAP_AROUND, true);
+	for (i = 0; i < 200000; i++) {
+		u32 r = rap_sim_rand(&seed);
+		struct rap_stream_fault f = {
+			.key = { .inode = 0x1000 + (r & 3), .ino = r & 3 },
+			.kind = kinds[(r >> 2) % ARRAY_SIZE(kinds)],
+			.point = points[(r >> 4) % ARRAY_SIZE(points)],
+			.vma_start = (r >> 8) % 2 ? 1000 : 0,
+			.vma_end = (r >> 9) % 2 ? 60000 : RAP_SIM_PAGES,
+			.ra_pages = (r >> 10) % 2 ? 32 : 2048,
+			.thp_order = 9,
+			.max_order = (r >> 11) % 2 ? 9 : 0,
+		};
+		struct ra_policy_window win = { .max_index = (pgoff_t)-1 };
+
+		/* a strided run now and then, else anywhere */
+		if (!(r % 97))
+			stride = (long)(rap_sim_rand(&seed) % 2048) - 1024;
+		p = stride && (r >> 12) % 8 ? p + stride :
+		    rap_sim_rand(&seed) % RAP_SIM_PAGES;
+		if (p >= RAP_SIM_PAGES)
+			p = rap_sim_rand(&seed) % RAP_SIM_PAGES;
+		f.index = p;
+		f.max_pages = f.ra_pages > (2UL << f.max_order) ? f.ra_pages :
+			      2UL << f.max_order;
+		f.stock_start = f.index > 16 ? f.index - 16 : 0;
+		f.stock_pages = (r >> 13) % 2 ? f.ra_pages : 1024;
+		f.stock_seq = (r >> 14) % 4 == 0;
+		f.stock_next = f.index + (r >> 16) % 4096;
+		win.start = f.stock_start;
+		win.size = f.stock_pages;
+		win.async_size = (r >> 15) % 2 ? win.size / 4 : 0;
+		if ((r >> 20) % 3 == 0)
+			rap_sim_b.page[rap_sim_rand(&seed) % RAP_SIM_PAGES] =
+				RAP_SIM_CACHED;
+		if (!rap_stream_decide(set, &f, &view, &win, &did)) {
+			if (!(r % 4099))
+				memset(rap_sim_b.page, 0, sizeof(rap_sim_b.page));
+			continue;
+		}
+		RAP_EXPECT(t, f.kind != RAP_MAP_OTHER &&
+			   f.point != RA_POLICY_SYNC_EXEC);
+		RAP_EXPECT(t, f.index >= f.vma_start && f.index < f.vma_end);
+		RAP_EXPECT(t, win.size > 0 && win.size <= f.max_pages);
+		RAP_EXPECT(t, win.start >= f.vma_start &&
+			   win.start + win.size <= f.vma_end);
+		RAP_EXPECT(t, win.async_size <= win.size);
+		RAP_EXPECT(t, win.order <= 9 && !win.order_once);
+		RAP_EXPECT(t, win.max_index == (pgoff_t)-1);
+		rap_sim_read_win(&rap_sim_b, &win);
+	}
+}
+
 struct rap_stream_case {
 	const char *name;
 	void (*run)(struct rap_test *t);
@@ -429,6 +507,7 @@ static const struct rap_stream_case rap_stream_cases[] = {
 	{ "stream_lru", rap_case_stream_lru },
 	{ "stream_key_and_foreign_marker", rap_case_stream_key_and_foreign_marker },
 	{ "stream_reverse_stops_at_zero", rap_case_stream_reverse_stops_at_zero },
+	{ "stream_windows_valid", rap_case_stream_windows_valid },
 };
 
 #endif /* RAPOLICY_STREAM_CASES_H */
