@@ -95,7 +95,9 @@ mkdir -p "$work/inst"
 make -s -C "$top/userspace" install BUILD="$work/ubuild" DESTDIR="$work/inst" PREFIX=/usr \
 	>/dev/null 2>&1
 (cd "$work/inst" && find . ! -type d | sed 's/\.gz$//' | sort) >"$work/want-tools"
-dpkg-deb -c "$tools_deb" | awk '$1 !~ /^d/ { print $6 }' | sed 's/\.gz$//' |
+# (Debian 12's debhelper needs units in /lib/systemd/system: debian/rules
+# moves them there from /usr/lib, the same directory on a merged /usr.)
+dpkg-deb -c "$tools_deb" | awk '$1 !~ /^d/ { print $6 }' | sed -e 's/\.gz$//' -e 's|^\./lib/systemd/|./usr/lib/systemd/|' |
 	grep -v -e '^./usr/share/doc/rapolicy-tools/' -e '^./usr/share/lintian/overrides/' |
 	sort >"$work/got-tools"
 diff "$work/want-tools" "$work/got-tools" | comment
@@ -161,7 +163,12 @@ else
 fi
 
 if [ -n "$ko" ]; then
-	[ -d "/lib/modules/$release" ] || made_moddir=$release
+	# DKMS installs only for a kernel whose module directory exists, as
+	# the linux-image package makes it; the cleanup removes it again.
+	if [ ! -d "/lib/modules/$release" ]; then
+		made_moddir=$release
+		mkdir -p "/lib/modules/$release"
+	fi
 	out=$(dkms install -m rapolicy -v "$version" -k "$release" --kernelsourcedir "$tree" 2>&1)
 	rc=$?
 	echo "$out" | tail -n 2 | comment
