@@ -9,7 +9,10 @@
 # kernel's headers are installed); `dkms build` against the patched test
 # kernel builds rapolicy.ko, the guest boots and loads that file; purge
 # leaves nothing behind. Whatever happens, the packages are purged and what
-# the test created is removed (trap).
+# the test created is removed (trap). Then `make kernel-deb` with the test
+# config (the image package must carry CONFIG_READAHEAD_POLICY=y), the
+# Debian config as far as kconfig, and tests/readme-install.sh (the
+# README's Installing section, run as written).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/tests/kernel/common.sh"
@@ -48,7 +51,10 @@ cleanup() {
 	rm -rf "/var/lib/dkms/rapolicy" "/usr/src/rapolicy-$version"
 	[ -z "$made_moddir" ] || rm -rf "/lib/modules/$made_moddir"
 	rm -rf "$work"
+	[ "$had_moddir" = 1 ] || rmdir /lib/modules 2>/dev/null
 }
+had_moddir=0
+[ ! -d /lib/modules ] || had_moddir=1
 trap cleanup EXIT
 # A run that was killed may have left the packages installed.
 cleanup
@@ -206,6 +212,42 @@ left=$( {
 echo "$left" | grep . | comment
 [ -z "$left" ]
 tap $? "nothing left behind: no /usr/src/rapolicy-*, DKMS tree, module file, tool, unit or unit state"
+
+# --- make kernel-deb ------------------------------------------------------------------
+# The test config only (the Debian one takes hours): with ccache warm from
+# the test kernel, minutes. Then the Debian config as far as kconfig.
+start=$(date +%s)
+out=$(KERNEL_DEB_CONFIG=test make -s -C "$top" kernel-deb 2>&1)
+rc=$?
+echo "$out" | grep -v '^\[rapolicy\] \.\.\.' | tail -n 4 | comment
+tap $rc "make kernel-deb KERNEL_DEB_CONFIG=test ($(($(date +%s) - start)) s)"
+image=$(ls "$top"/build/kernel-deb/linux-image-*.deb 2>/dev/null | grep -v -- -dbg_ | head -n 1)
+headers=$(ls "$top"/build/kernel-deb/linux-headers-*.deb 2>/dev/null | head -n 1)
+mkdir -p "$work/image"
+[ -n "$image" ] && dpkg-deb -x "$image" "$work/image" 2>/dev/null
+grep -H READAHEAD_POLICY "$work"/image/boot/config-* 2>/dev/null | comment
+[ -n "$image" ] && [ -n "$headers" ] && grep -qx CONFIG_READAHEAD_POLICY=y "$work"/image/boot/config-* &&
+	[ -f "$(ls "$work"/image/boot/vmlinuz-* 2>/dev/null | head -n 1)" ]
+tap $? "linux-image (vmlinuz, /boot/config with CONFIG_READAHEAD_POLICY=y) and linux-headers packages"
+
+out=$(KERNEL_DEB_CONFIG=debian bash "$top/tests/kernel/kernel-deb.sh" --config-only 2>&1)
+rc=$?
+config=$(echo "$out" | tail -n 1)
+echo "$out" | grep -v '^Get:\|^Fetched\|^W: Download' | tail -n 2 | comment
+[ "$rc" = 0 ] && grep -qx CONFIG_READAHEAD_POLICY=y "$config" && grep -qx CONFIG_DEBUG_INFO_NONE=y "$config" &&
+	[ "$(grep -c '=m$' "$config")" -gt 1000 ]
+tap $? "Debian's distribution config (linux-config-7.3) with the series keeps CONFIG_READAHEAD_POLICY=y"
+
+# --- the README's Installing section, as written --------------------------------------------
+while IFS= read -r line; do
+	case $line in
+	'ok '*) tap 0 "readme-install: ${line#ok * - }" ;;
+	'not ok '*) tap 1 "readme-install: ${line#not ok * - }" ;;
+	'1..0 # SKIP'*) n=$((n + 1)); echo "ok $n - README's Installing section # SKIP ${line#1..0 # SKIP }" ;;
+	'1..'*) ;;
+	*) echo "$line" ;;
+	esac
+done < <(bash "$top/tests/readme-install.sh" 2>&1)
 
 echo "1..$n"
 [ "$fails" = 0 ]

@@ -52,11 +52,14 @@ cleanup() {
 	rm -rf /var/lib/dkms/rapolicy /usr/src/rapolicy-*
 	[ -z "$release" ] || rm -rf "/lib/modules/$release"
 	rm -rf "$work"
+	[ "$had_moddir" = 1 ] || rmdir /lib/modules 2>/dev/null
 }
 if [ -n "$(ours)" ]; then
 	echo "1..0 # SKIP rapolicy or rapolicy kernel packages are installed here already: $(ours | tr '\n' ' ')"
 	exit 0
 fi
+had_moddir=0
+[ ! -d /lib/modules ] || had_moddir=1
 trap cleanup EXIT
 
 # --- the blocks -------------------------------------------------------------------

@@ -42,6 +42,7 @@ run_suite unit-userspace-valgrind make -s -C userspace test-valgrind BUILD="$top
 run_suite fuzz env FUZZ_SECONDS="${FUZZ_SECONDS:-15}" bash tests/fuzz/run.sh
 run_suite kernel bash tests/kernel/test-kernel.sh
 run_suite dkms bash tests/dkms.sh
+run_suite deb bash tests/deb.sh
 run_suite vm bash tests/vm/run-guest-tests.sh
 run_suite bench-smoke bash tests/bench/bench.sh --smoke
 # One minute of make stress on the debug kernel (about 3 minutes with boot
