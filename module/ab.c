@@ -34,8 +34,8 @@ static u64 rap_ab_salt;
 static struct cgroup __rcu *rap_ab_cgroup;
 static DEFINE_MUTEX(rap_ab_mutex);
 
-/* Called from the hooks, under rcu_read_lock(), with the VMA stable */
-enum rap_arm rap_arm_of(struct vm_fault *vmf)
+/* Called from the hooks, under rcu_read_lock(), with @file held */
+enum rap_arm rap_arm_of(const struct file *file)
 {
 	const struct inode *inode;
 	struct cgroup *cgrp;
@@ -47,7 +47,7 @@ enum rap_arm rap_arm_of(struct vm_fault *vmf)
 			return RAP_ARM_B;
 		return RAP_ARM_A;
 	case RAP_AB_SAMPLE:
-		inode = file_inode(vmf->vma->vm_file);
+		inode = file_inode(file);
 		if (rap_sample_in_b(inode->i_sb->s_dev, inode->i_ino,
 				    READ_ONCE(rap_ab_salt),
 				    READ_ONCE(rap_ab_permille)))
@@ -77,8 +77,9 @@ static ssize_t mode_store(struct kobject *kobj, struct kobj_attribute *attr,
 	int mode = sysfs_match_string(rap_ab_modes, buf);
 
 	if (mode < 0)
-		return -EINVAL;
-	WRITE_ONCE(rap_ab_mode, mode);
+		return mode;
+	if (xchg(&rap_ab_mode, mode) != mode)
+		rap_settings_changed();
 	return count;
 }
 
@@ -134,11 +135,12 @@ static ssize_t cgroup_store(struct kobject *kobj, struct kobj_attribute *attr,
 		cgrp = cgroup_get_from_path(path);
 		if (IS_ERR(cgrp)) {
 			kfree(path);
-			return -EINVAL;
+			return PTR_ERR(cgrp);
 		}
 	}
 	kfree(path);
 	rap_ab_set_cgroup(cgrp);
+	rap_settings_changed();
 	return count;
 }
 
@@ -153,10 +155,15 @@ static ssize_t sample_permille_store(struct kobject *kobj,
 				     const char *buf, size_t count)
 {
 	unsigned int permille;
+	int err;
 
-	if (kstrtouint(buf, 10, &permille) || permille > 1000)
+	err = kstrtouint(buf, 10, &permille);
+	if (err)
+		return err;
+	if (permille > 1000)
 		return -EINVAL;
-	WRITE_ONCE(rap_ab_permille, permille);
+	if (xchg(&rap_ab_permille, permille) != permille)
+		rap_settings_changed();
 	return count;
 }
 
@@ -170,10 +177,13 @@ static ssize_t salt_store(struct kobject *kobj, struct kobj_attribute *attr,
 			  const char *buf, size_t count)
 {
 	u64 salt;
+	int err;
 
-	if (kstrtou64(buf, 0, &salt))
-		return -EINVAL;
-	WRITE_ONCE(rap_ab_salt, salt);
+	err = kstrtou64(buf, 0, &salt);
+	if (err)
+		return err;
+	if (xchg(&rap_ab_salt, salt) != salt)
+		rap_settings_changed();
 	return count;
 }
 
@@ -192,7 +202,6 @@ static struct attribute *rap_ab_attrs[] = {
 };
 
 const struct attribute_group rap_ab_group = {
-	.name = "ab",
 	.attrs = rap_ab_attrs,
 };
 

@@ -33,70 +33,65 @@ static bool rap_has_range(const void *ctx, pgoff_t first, pgoff_t last)
 }
 
 static void rap_count_window(enum rap_arm arm, enum ra_policy_point point,
-			     unsigned int did,
-			     const struct ra_policy_window *win, bool replaced)
+			     unsigned int did)
 {
-	rap_stat_add(arm, RAP_STAT_SYNC_THP + point, 1);
+	rap_stat_add(arm, RAP_STAT_sync_thp + point, 1);
 	if (did & RAP_DID_DESCENDING_THP)
-		rap_stat_add(arm, RAP_STAT_DESCENDING_THP, 1);
+		rap_stat_add(arm, RAP_STAT_descending_thp, 1);
 	if (did & RAP_DID_DESCENDING_SEQ)
-		rap_stat_add(arm, RAP_STAT_DESCENDING_SEQ, 1);
+		rap_stat_add(arm, RAP_STAT_descending_seq, 1);
 	if (did & RAP_DID_DESCENDING_AROUND)
-		rap_stat_add(arm, RAP_STAT_DESCENDING_AROUND, 1);
+		rap_stat_add(arm, RAP_STAT_descending_around, 1);
 	if (did & RAP_DID_VMA_LIMIT)
-		rap_stat_add(arm, RAP_STAT_VMA_LIMIT, 1);
+		rap_stat_add(arm, RAP_STAT_vma_limit, 1);
 	if (did & RAP_DID_VMA_CLAMP)
-		rap_stat_add(arm, RAP_STAT_VMA_CLAMP, 1);
+		rap_stat_add(arm, RAP_STAT_vma_clamp, 1);
 	if (did & RAP_DID_ORDER_RAISE)
-		rap_stat_add(arm, RAP_STAT_ORDER_RAISE, 1);
-	if (replaced || (point != RA_POLICY_SYNC_SEQ && point != RA_POLICY_ASYNC))
-		rap_stat_add(arm, RAP_STAT_PAGES_REQUESTED, win->size);
+		rap_stat_add(arm, RAP_STAT_order_raise, 1);
 }
 
-/* The branch of do_sync_mmap_readahead() that the mapping takes */
-static enum rap_mapping_kind rap_mapping_kind(const struct vm_area_struct *vma,
-					      struct address_space *mapping)
+/* The kernel's branch for misses in the VMA, in the policies' terms */
+static enum rap_mapping_kind rap_mapping_kind(enum ra_policy_point sync_point)
 {
-	if (IS_ENABLED(CONFIG_TRANSPARENT_HUGEPAGE) &&
-	    (vma->vm_flags & VM_HUGEPAGE) && mapping_large_folio_support(mapping))
+	switch (sync_point) {
+	case RA_POLICY_SYNC_THP:
 		return RAP_MAP_THP;
-	if (vma->vm_flags & VM_SEQ_READ)
+	case RA_POLICY_SYNC_SEQ:
 		return RAP_MAP_SEQ;
-	if (vma->vm_flags & (VM_RAND_READ | VM_EXEC))
+	case RA_POLICY_SYNC_AROUND:
+		return RAP_MAP_AROUND;
+	default:
 		return RAP_MAP_OTHER;
-	return RAP_MAP_AROUND;
+	}
 }
 
-static void rap_mmap_miss(struct vm_fault *vmf)
+static void rap_mmap_miss(const struct vm_fault *vmf)
 {
-	rap_stat_add(rap_arm_of(vmf), RAP_STAT_SYNC_MISS, 1);
+	rap_stat_add(rap_arm_of(vmf->vma->vm_file), RAP_STAT_sync_miss, 1);
 }
 
 static bool rap_mmap_ra(const struct ra_policy_fault *fault,
 			struct ra_policy_window *win)
 {
-	const struct vm_area_struct *vma = fault->vmf->vma;
 	const struct rap_cache_view view = {
-		.ctx = fault->mapping,
+		.ctx = fault->file->f_mapping,
 		.has_folio = rap_has_folio,
 		.has_range = rap_has_range,
 	};
 	const struct rap_fault f = {
 		.point = fault->point,
-		.kind = rap_mapping_kind(vma, fault->mapping),
-		.thp_order = min_t(unsigned int,
-				   mapping_max_folio_order(fault->mapping),
-				   get_order(SZ_2M)),
-		.ra_start = READ_ONCE(fault->ra->start),
-		.ra_size = READ_ONCE(fault->ra->size),
-		.ra_order = READ_ONCE(fault->ra->order),
-		.index = fault->vmf->pgoff,
-		.vma_start = vma->vm_pgoff,
-		.vma_end = vma->vm_pgoff + vma_pages(vma),
-		.ra_pages = fault->ra->ra_pages,
+		.kind = rap_mapping_kind(fault->sync_point),
+		.thp_order = fault->thp_order,
+		.ra_start = fault->ra_start,
+		.ra_size = fault->ra_size,
+		.ra_order = fault->ra_order,
+		.index = fault->index,
+		.vma_start = fault->vma_start,
+		.vma_end = fault->vma_end,
+		.ra_pages = fault->ra_pages,
 		.fault_around_pages = fault->fault_around_pages,
 	};
-	enum rap_arm arm = rap_arm_of(fault->vmf);
+	enum rap_arm arm = rap_arm_of(fault->file);
 	struct rap_settings s;
 	unsigned int did;
 	bool replaced;
@@ -105,13 +100,14 @@ static bool rap_mmap_ra(const struct ra_policy_fault *fault,
 		return false;
 	rap_settings_read(arm, &s);
 	replaced = rap_decide_window(&s, &f, &view, win, &did);
-	rap_count_window(arm, fault->point, did, win, replaced);
+	rap_count_window(arm, fault->point, did);
 	return replaced;
 }
 
+/* Called once the mapping happened: count what the kernel will count */
 static bool rap_mmap_hit(const struct ra_policy_hit *hit)
 {
-	enum rap_arm arm = rap_arm_of(hit->vmf);
+	enum rap_arm arm = rap_arm_of(hit->vmf->vma->vm_file);
 	struct rap_settings s;
 	bool counted;
 
@@ -119,20 +115,27 @@ static bool rap_mmap_hit(const struct ra_policy_hit *hit)
 		rap_settings_read(arm, &s);
 		counted = rap_decide_pmd_hit(&s, hit->eligible);
 		if (counted)
-			rap_stat_add(arm, RAP_STAT_PMD_HIT, 1);
+			rap_stat_add(arm, RAP_STAT_pmd_hit, 1);
 	} else {
 		counted = hit->eligible;
 	}
 	if (counted)
-		rap_stat_add(arm, RAP_STAT_MMAP_HIT, 1);
+		rap_stat_add(arm, RAP_STAT_mmap_hit, 1);
 	return counted;
+}
+
+static void rap_mmap_ra_done(struct file *file, enum ra_policy_point point,
+			     unsigned long nr_added)
+{
+	if (nr_added)
+		rap_stat_add(rap_arm_of(file), RAP_STAT_pages_read, nr_added);
 }
 
 static const struct readahead_policy_ops rap_ops = {
 	.mmap_miss = rap_mmap_miss,
 	.mmap_ra = rap_mmap_ra,
 	.mmap_hit = rap_mmap_hit,
-	.owner = THIS_MODULE,
+	.mmap_ra_done = rap_mmap_ra_done,
 };
 
 static int __init rapolicy_init(void)

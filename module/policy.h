@@ -32,13 +32,10 @@ enum rap_vma_limit { RAP_VMA_LIMIT_NONE, RAP_VMA_LIMIT_ALWAYS,
 enum rap_sync_order { RAP_SYNC_ORDER_OFF, RAP_SYNC_ORDER_FAULT_AROUND,
 		      RAP_SYNC_ORDER_BASE };
 
+/* One int per policy of table.h, the index of its value */
 struct rap_settings {
-	int descending_thp;
-	int pmd_hit;
-	int descending_seq;
-	int vma_limit;
-	int sync_mmap_order;
-	int descending_around;
+#define RAP_POLICY(name, orders, help, ...) int name;
+#include "table.h"
 };
 
 /* What the page cache holds; the module backs it with the xarray */

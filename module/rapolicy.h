@@ -8,7 +8,7 @@
 
 #include "policy.h"
 
-struct vm_fault;
+struct file;
 
 /* A/B arms: A is the top-level policy set, B the one under ab/ */
 enum rap_arm {
@@ -17,26 +17,10 @@ enum rap_arm {
 	RAP_NR_ARMS
 };
 
-/* Counters under /sys/kernel/mm/rapolicy/stats/, in this order */
+/* Counters under /sys/kernel/mm/rapolicy/stats/, from table.h */
 enum rap_stat {
-	RAP_STAT_SYNC_MISS,	/* every synchronous mmap miss */
-	/* misses offered a window, by decision point (enum ra_policy_point) */
-	RAP_STAT_SYNC_THP,
-	RAP_STAT_SYNC_SEQ,
-	RAP_STAT_SYNC_EXEC,
-	RAP_STAT_SYNC_AROUND,
-	RAP_STAT_ASYNC,
-	RAP_STAT_MMAP_HIT,	/* mappings from the cache counted as hits */
-	/* decisions taken */
-	RAP_STAT_DESCENDING_THP,
-	RAP_STAT_DESCENDING_SEQ,
-	RAP_STAT_DESCENDING_AROUND,
-	RAP_STAT_VMA_LIMIT,
-	RAP_STAT_VMA_CLAMP,
-	RAP_STAT_ORDER_RAISE,
-	RAP_STAT_PMD_HIT,
-	/* pages in the windows whose size is known when the hook runs */
-	RAP_STAT_PAGES_REQUESTED,
+#define RAP_STAT(name, help) RAP_STAT_##name,
+#include "table.h"
 	RAP_STAT_NR
 };
 
@@ -56,12 +40,16 @@ void rap_stats_reset(void);
 int rap_stats_init(void);
 void rap_stats_exit(void);
 
+u64 rap_stats_elapsed_ms(void);
+void rap_settings_changed(void);
+u64 rap_settings_changes(void);
+
 void rap_settings_read(enum rap_arm arm, struct rap_settings *s);
 int rap_sysfs_init(void);
 void rap_sysfs_exit(void);
 
 /* ab.c */
-enum rap_arm rap_arm_of(struct vm_fault *vmf);
+enum rap_arm rap_arm_of(const struct file *file);
 extern const struct attribute_group rap_ab_group;
 void rap_ab_exit(void);
 

@@ -3,51 +3,64 @@
  * rapolicy: the one table of policies, values and counters.
  *
  * The module builds its sysfs files, module parameters and counters from
- * these lists; rapolicyctl, its fake sysfs tree, the documentation checks
- * and the completion read the same lists, so none of them can drift. Plain
- * preprocessor lists with no includes, for kernel and userspace alike.
+ * this table; rapolicyctl, its fake sysfs tree, the documentation checks
+ * and the completion read the same lines, so none of them can drift. Like
+ * include/linux/sched/sd_flags.h, it is included with RAP_POLICY() and/or
+ * RAP_STAT() defined by the includer, once per use, and has no includes,
+ * for kernel and userspace alike.
  *
- * RAP_POLICIES(P): P(name, values) per policy file, arm A at the top of
- * /sys/kernel/mm/rapolicy/ and arm B under ab/. @values is a
- * RAP_VALUES(...) list of the named values in enum order; the first is
- * stock behaviour. A policy whose name is listed in RAP_ORDER_POLICIES
- * also takes a folio order, 0..MAX_PAGECACHE_ORDER, after its names.
+ * RAP_POLICY(name, orders, help, values...) per policy file: arm A's at
+ * the top of /sys/kernel/mm/rapolicy/, arm B's under ab/. The named
+ * values are in the order of the enum in policy.h; the first is stock
+ * behaviour. When @orders is 1 the policy also takes a folio order,
+ * 0..MAX_PAGECACHE_ORDER, after its names.
  *
- * RAP_STATS(S): S(name, help) per counter, in stats/a/, stats/b/ and,
- * summed over both arms, stats/. Every counter counts events that
- * happened, from zero at load or at the last write to stats/reset.
+ * RAP_STAT(name, help) per counter, in stats/a/, stats/b/ and, summed over
+ * both arms, stats/. Every counter counts events that happened, from zero
+ * at load or at the last write to stats/reset. sync_thp..async are in the
+ * order of enum ra_policy_point.
  */
-#ifndef RAPOLICY_TABLE_H
-#define RAPOLICY_TABLE_H
+#ifndef RAP_POLICY
+#define RAP_POLICY(name, orders, help, ...)
+#endif
+#ifndef RAP_STAT
+#define RAP_STAT(name, help)
+#endif
 
-#define RAP_VALUES(...) __VA_ARGS__
+RAP_POLICY(descending_thp, 0,
+	   "read the folio below descending VM_HUGEPAGE misses",
+	   "off", "folio", "stream")
+RAP_POLICY(pmd_hit, 0,
+	   "a PMD mapping of the faulting address is an mmap hit",
+	   "off", "on")
+RAP_POLICY(descending_seq, 0,
+	   "read the window ending at descending VM_SEQ_READ misses",
+	   "off", "window", "stream")
+RAP_POLICY(vma_limit, 0,
+	   "bound mmap readahead at the VMA end",
+	   "none", "always", "near_end")
+RAP_POLICY(sync_mmap_order, 1,
+	   "folio order of mmap read-around, not saved in ra->order",
+	   "off", "fault_around")
+RAP_POLICY(descending_around, 0,
+	   "read-around below descending misses",
+	   "off", "window", "stream")
 
-#define RAP_POLICIES(P)							\
-	P(descending_thp, RAP_VALUES("off", "folio", "stream"))	\
-	P(pmd_hit, RAP_VALUES("off", "on"))				\
-	P(descending_seq, RAP_VALUES("off", "window", "stream"))	\
-	P(vma_limit, RAP_VALUES("none", "always", "near_end"))		\
-	P(sync_mmap_order, RAP_VALUES("off", "fault_around"))		\
-	P(descending_around, RAP_VALUES("off", "window", "stream"))
+RAP_STAT(sync_miss, "synchronous mmap misses (major faults)")
+RAP_STAT(sync_thp, "misses offered a window, VM_HUGEPAGE")
+RAP_STAT(sync_seq, "misses offered a window, VM_SEQ_READ")
+RAP_STAT(sync_exec, "misses offered a window, VM_EXEC")
+RAP_STAT(sync_around, "misses offered a read-around window")
+RAP_STAT(async, "readahead marker hits offered a window")
+RAP_STAT(mmap_hit, "mappings from the cache counted as mmap hits")
+RAP_STAT(descending_thp, "windows replaced by descending_thp")
+RAP_STAT(descending_seq, "windows replaced by descending_seq")
+RAP_STAT(descending_around, "windows replaced by descending_around")
+RAP_STAT(vma_limit, "windows bounded at the VMA end")
+RAP_STAT(vma_clamp, "windows that the VMA bound cut short")
+RAP_STAT(order_raise, "read-around windows with a raised folio order")
+RAP_STAT(pmd_hit, "PMD mappings counted as mmap hits")
+RAP_STAT(pages_read, "pages that mmap readahead added to the page cache")
 
-/* Policies that take a folio order after their named values */
-#define RAP_ORDER_POLICY sync_mmap_order
-
-#define RAP_STATS(S)							\
-	S(sync_miss, "synchronous mmap misses (major faults) seen")	\
-	S(sync_thp, "misses offered a window in a VM_HUGEPAGE mapping")	\
-	S(sync_seq, "misses offered a window in a VM_SEQ_READ mapping")	\
-	S(sync_exec, "misses offered a window in a VM_EXEC mapping")	\
-	S(sync_around, "misses offered a read-around window")		\
-	S(async, "readahead markers hit that stock would read ahead from") \
-	S(mmap_hit, "mappings of the faulting address from the page cache counted as mmap hits") \
-	S(pmd_hit, "PMD mappings of the faulting address counted as mmap hits") \
-	S(descending_thp, "windows replaced by descending_thp")	\
-	S(descending_seq, "windows replaced by descending_seq")	\
-	S(descending_around, "windows replaced by descending_around")	\
-	S(vma_limit, "windows bounded at the VMA end by vma_limit")	\
-	S(vma_clamp, "windows that the vma_limit bound cut short")	\
-	S(order_raise, "read-around windows read with a larger folio order") \
-	S(pages_read, "pages that mmap readahead added to the page cache for reading")
-
-#endif /* RAPOLICY_TABLE_H */
+#undef RAP_POLICY
+#undef RAP_STAT

@@ -41,9 +41,14 @@ run_suite unit-userspace-asan make -s -C userspace test-asan BUILD="$top/build"
 run_suite unit-userspace-valgrind make -s -C userspace test-valgrind BUILD="$top/build"
 run_suite fuzz env FUZZ_SECONDS="${FUZZ_SECONDS:-15}" bash tests/fuzz/run.sh
 run_suite kernel bash tests/kernel/test-kernel.sh
+run_suite api bash tests/api/run.sh
 run_suite dkms bash tests/dkms.sh
 run_suite deb bash tests/deb.sh
 run_suite vm bash tests/vm/run-guest-tests.sh
+# Its own boot: the disk throttled to 2 I/Os per second keeps a page under
+# writeback while the test faults on it.
+run_suite writeback tests/vm/vm-run --mem 1024 --throttle-iops 2 \
+	--add tests/guest -- sh /add/guest/writeback.sh
 run_suite bench-smoke bash tests/bench/bench.sh --smoke
 # One minute of make stress on the debug kernel (about 3 minutes with boot
 # and checks); make stress runs it for 10.

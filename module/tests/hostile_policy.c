@@ -25,6 +25,7 @@ enum rap_hostile_mode {
 	HOSTILE_ASYNC_OVER,	/* async_size larger than size */
 	HOSTILE_ORDER,		/* order 200, saved and one-off */
 	HOSTILE_MAX_INDEX_ZERO,	/* bound every read at index 0 */
+	HOSTILE_WHOLE_FILE,	/* the whole file, around any VMA */
 };
 
 static const char * const rap_hostile_modes[] = {
@@ -36,18 +37,19 @@ static const char * const rap_hostile_modes[] = {
 	[HOSTILE_ASYNC_OVER] = "async_over",
 	[HOSTILE_ORDER] = "order",
 	[HOSTILE_MAX_INDEX_ZERO] = "max_index_zero",
+	[HOSTILE_WHOLE_FILE] = "whole_file",
 };
 
 static char *mode = "none";
 module_param(mode, charp, 0444);
-MODULE_PARM_DESC(mode, "none, zero_size, beyond_eof, wrap, huge_size, async_over, order, max_index_zero");
+MODULE_PARM_DESC(mode, "none, zero_size, beyond_eof, wrap, huge_size, async_over, order, max_index_zero, whole_file");
 
 static int rap_hostile_mode;
 
 static bool rap_hostile_ra(const struct ra_policy_fault *fault,
 			   struct ra_policy_window *win)
 {
-	loff_t isize = i_size_read(fault->mapping->host);
+	loff_t isize = i_size_read(file_inode(fault->file));
 	pgoff_t eof = (isize + PAGE_SIZE - 1) >> PAGE_SHIFT;
 
 	switch (rap_hostile_mode) {
@@ -62,7 +64,7 @@ static bool rap_hostile_ra(const struct ra_policy_fault *fault,
 		win->size = 100;
 		return true;
 	case HOSTILE_HUGE_SIZE:
-		win->start = fault->vmf->pgoff;
+		win->start = fault->index;
 		win->size = ULONG_MAX;
 		win->async_size = 0;
 		return true;
@@ -76,6 +78,11 @@ static bool rap_hostile_ra(const struct ra_policy_fault *fault,
 	case HOSTILE_MAX_INDEX_ZERO:
 		win->max_index = 0;
 		return false;
+	case HOSTILE_WHOLE_FILE:
+		win->start = 0;
+		win->size = eof;
+		win->async_size = 0;
+		return true;
 	default:
 		return false;
 	}
@@ -83,7 +90,6 @@ static bool rap_hostile_ra(const struct ra_policy_fault *fault,
 
 static const struct readahead_policy_ops rap_hostile_ops = {
 	.mmap_ra = rap_hostile_ra,
-	.owner = THIS_MODULE,
 };
 
 static int __init rap_hostile_init(void)

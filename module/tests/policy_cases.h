@@ -3,7 +3,8 @@
  * rapolicy: test cases of the policy decisions, shared by the KUnit suite
  * (policy_kunit.c) and the host unit tests (tests/unit/test_policy.c).
  *
- * The includer defines struct rap_test, RAP_EXPECT(t, cond) and includes
+ * The includer defines struct rap_test, RAP_EXPECT(t, cond),
+ * RAP_EXPECT_FALSE(t, cond), RAP_EXPECT_EQ(t, a, b) and includes
  * policy.c before this file. The page cache is a fake: a bitmap of pages.
  */
 #ifndef RAPOLICY_POLICY_CASES_H
@@ -111,9 +112,9 @@ static void rap_case_descending_needs_room_below(struct rap_test *t)
 
 	rap_fake_fill(&c, RAP_THP_NR, 2 * RAP_THP_NR - 1);
 	/* index 0 and index < nr: there is no folio below to read */
-	RAP_EXPECT(t, !rap_descending(&v, 0, RAP_THP_NR));
-	RAP_EXPECT(t, !rap_descending(&v, RAP_THP_NR - 1, RAP_THP_NR));
-	RAP_EXPECT(t, !rap_descending(&v, 0, 1));
+	RAP_EXPECT_FALSE(t, rap_descending(&v, 0, RAP_THP_NR));
+	RAP_EXPECT_FALSE(t, rap_descending(&v, RAP_THP_NR - 1, RAP_THP_NR));
+	RAP_EXPECT_FALSE(t, rap_descending(&v, 0, 1));
 	RAP_EXPECT(t, rap_descending(&v, RAP_THP_NR - 1, 1));
 }
 
@@ -125,17 +126,17 @@ static void rap_case_descending_detection(struct rap_test *t)
 
 	memset(&c, 0, sizeof(c));
 	/* nothing cached above: an ascending or random miss */
-	RAP_EXPECT(t, !rap_descending(&v, idx, RAP_THP_NR));
+	RAP_EXPECT_FALSE(t, rap_descending(&v, idx, RAP_THP_NR));
 	/* above cached, below not: a descending stream */
 	rap_fake_fill(&c, idx + RAP_THP_NR, idx + 2 * RAP_THP_NR - 1);
 	RAP_EXPECT(t, rap_descending(&v, idx, RAP_THP_NR));
 	/* one cached page anywhere below makes it a hole, not a stream */
 	rap_fake_fill(&c, idx - RAP_THP_NR + 7, idx - RAP_THP_NR + 7);
-	RAP_EXPECT(t, !rap_descending(&v, idx, RAP_THP_NR));
+	RAP_EXPECT_FALSE(t, rap_descending(&v, idx, RAP_THP_NR));
 	/* only the page right above counts as "above" */
 	memset(&c, 0, sizeof(c));
 	rap_fake_fill(&c, idx + RAP_THP_NR + 1, idx + 2 * RAP_THP_NR - 1);
-	RAP_EXPECT(t, !rap_descending(&v, idx, RAP_THP_NR));
+	RAP_EXPECT_FALSE(t, rap_descending(&v, idx, RAP_THP_NR));
 }
 
 static void rap_case_descending_thp_reads_folio_below(struct rap_test *t)
@@ -151,12 +152,13 @@ static void rap_case_descending_thp_reads_folio_below(struct rap_test *t)
 	memset(&c, 0, sizeof(c));
 	rap_fake_fill(&c, 5 * RAP_THP_NR, 6 * RAP_THP_NR - 1);
 	RAP_EXPECT(t, rap_decide_window(&s, &f, &v, &win, &did));
-	RAP_EXPECT(t, did == RAP_DID_DESCENDING_THP);
-	RAP_EXPECT(t, win.start == 3 * RAP_THP_NR);
-	RAP_EXPECT(t, win.size == 2 * RAP_THP_NR);
-	RAP_EXPECT(t, win.async_size == 0);
-	RAP_EXPECT(t, win.order == RAP_THP_ORDER && !win.order_once);
-	RAP_EXPECT(t, win.max_index == RAP_NO_BOUND);
+	RAP_EXPECT_EQ(t, did, RAP_DID_DESCENDING_THP);
+	RAP_EXPECT_EQ(t, win.start, 3 * RAP_THP_NR);
+	RAP_EXPECT_EQ(t, win.size, 2 * RAP_THP_NR);
+	RAP_EXPECT_EQ(t, win.async_size, 0);
+	RAP_EXPECT_EQ(t, win.order, RAP_THP_ORDER);
+	RAP_EXPECT_FALSE(t, win.order_once);
+	RAP_EXPECT_EQ(t, win.max_index, RAP_NO_BOUND);
 }
 
 static void rap_case_descending_thp_keeps_hole_one_folio(struct rap_test *t)
@@ -174,8 +176,8 @@ static void rap_case_descending_thp_keeps_hole_one_folio(struct rap_test *t)
 	memset(&c, 0, sizeof(c));
 	rap_fake_fill(&c, 0, idx - 1);
 	rap_fake_fill(&c, idx + RAP_THP_NR, 8 * RAP_THP_NR - 1);
-	RAP_EXPECT(t, !rap_decide_window(&s, &f, &v, &win, &did));
-	RAP_EXPECT(t, did == 0);
+	RAP_EXPECT_FALSE(t, rap_decide_window(&s, &f, &v, &win, &did));
+	RAP_EXPECT_EQ(t, did, 0);
 	RAP_EXPECT(t, rap_windows_equal(&win, &dflt));
 }
 
@@ -193,18 +195,18 @@ static void rap_case_descending_thp_only_when_asked(struct rap_test *t)
 
 	memset(&c, 0, sizeof(c));
 	rap_fake_fill(&c, idx + RAP_THP_NR, idx + 2 * RAP_THP_NR - 1);
-	RAP_EXPECT(t, !rap_decide_window(&off, &f, &v, &win, &did));
+	RAP_EXPECT_FALSE(t, rap_decide_window(&off, &f, &v, &win, &did));
 	RAP_EXPECT(t, rap_windows_equal(&win, &dflt));
 	/* VM_RAND_READ: the kernel reads one folio, nothing to redirect */
 	win = rap_thp_window(idx, true);
 	dflt = win;
-	RAP_EXPECT(t, !rap_decide_window(&on, &f, &v, &win, &did));
+	RAP_EXPECT_FALSE(t, rap_decide_window(&on, &f, &v, &win, &did));
 	RAP_EXPECT(t, rap_windows_equal(&win, &dflt));
 	/* only the VM_HUGEPAGE point */
 	f.point = RA_POLICY_SYNC_AROUND;
 	win = rap_thp_window(idx, false);
 	dflt = win;
-	RAP_EXPECT(t, !rap_decide_window(&on, &f, &v, &win, &did));
+	RAP_EXPECT_FALSE(t, rap_decide_window(&on, &f, &v, &win, &did));
 	RAP_EXPECT(t, rap_windows_equal(&win, &dflt));
 }
 
@@ -220,9 +222,9 @@ static void rap_case_descending_thp_at_eof(struct rap_test *t)
 
 	/* the first fault of a reverse walk: nothing above the last folio */
 	memset(&c, 0, sizeof(c));
-	RAP_EXPECT(t, !rap_decide_window(&s, &f, &v, &win, &did));
-	RAP_EXPECT(t, win.start == RAP_FAKE_PAGES - RAP_THP_NR);
-	RAP_EXPECT(t, win.async_size == RAP_THP_NR);
+	RAP_EXPECT_FALSE(t, rap_decide_window(&s, &f, &v, &win, &did));
+	RAP_EXPECT_EQ(t, win.start, RAP_FAKE_PAGES - RAP_THP_NR);
+	RAP_EXPECT_EQ(t, win.async_size, RAP_THP_NR);
 }
 
 static void rap_case_descending_seq_window(struct rap_test *t)
@@ -237,9 +239,11 @@ static void rap_case_descending_seq_window(struct rap_test *t)
 	memset(&c, 0, sizeof(c));
 	rap_fake_fill(&c, 5001, RAP_FAKE_PAGES - 1);
 	RAP_EXPECT(t, rap_decide_window(&s, &f, &v, &win, &did));
-	RAP_EXPECT(t, did == RAP_DID_DESCENDING_SEQ);
-	RAP_EXPECT(t, win.start == 5000 - 2047 && win.size == 2048);
-	RAP_EXPECT(t, win.async_size == 0 && win.order == 0);
+	RAP_EXPECT_EQ(t, did, RAP_DID_DESCENDING_SEQ);
+	RAP_EXPECT_EQ(t, win.start, 5000 - 2047);
+	RAP_EXPECT_EQ(t, win.size, 2048);
+	RAP_EXPECT_EQ(t, win.async_size, 0);
+	RAP_EXPECT_EQ(t, win.order, 0);
 
 	/* near index 0 the window starts at 0: index < ra_pages */
 	memset(&c, 0, sizeof(c));
@@ -247,13 +251,14 @@ static void rap_case_descending_seq_window(struct rap_test *t)
 	f = rap_fault_at(RA_POLICY_SYNC_SEQ, 100);
 	win = rap_request_window(100);
 	RAP_EXPECT(t, rap_decide_window(&s, &f, &v, &win, &did));
-	RAP_EXPECT(t, win.start == 0 && win.size == 101);
+	RAP_EXPECT_EQ(t, win.start, 0);
+	RAP_EXPECT_EQ(t, win.size, 101);
 
 	/* index 0: no page below, so no stream; left to the kernel */
 	rap_fake_fill(&c, 1, 1);
 	f = rap_fault_at(RA_POLICY_SYNC_SEQ, 0);
 	win = rap_request_window(0);
-	RAP_EXPECT(t, !rap_decide_window(&s, &f, &v, &win, &did));
+	RAP_EXPECT_FALSE(t, rap_decide_window(&s, &f, &v, &win, &did));
 }
 
 static void rap_case_descending_seq_leaves_forward_alone(struct rap_test *t)
@@ -269,20 +274,20 @@ static void rap_case_descending_seq_leaves_forward_alone(struct rap_test *t)
 	/* a forward stream: cached below, nothing above */
 	memset(&c, 0, sizeof(c));
 	rap_fake_fill(&c, 0, 2999);
-	RAP_EXPECT(t, !rap_decide_window(&s, &f, &v, &win, &did));
+	RAP_EXPECT_FALSE(t, rap_decide_window(&s, &f, &v, &win, &did));
 	RAP_EXPECT(t, rap_windows_equal(&win, &dflt));
 	/* a cached page below as well as above: a hole, left to the kernel */
 	rap_fake_fill(&c, 3001, 3001);
-	RAP_EXPECT(t, !rap_decide_window(&s, &f, &v, &win, &did));
+	RAP_EXPECT_FALSE(t, rap_decide_window(&s, &f, &v, &win, &did));
 	/* off */
 	memset(&c, 0, sizeof(c));
 	rap_fake_fill(&c, 3001, 4000);
 	s.descending_seq = RAP_DESC_SEQ_OFF;
-	RAP_EXPECT(t, !rap_decide_window(&s, &f, &v, &win, &did));
+	RAP_EXPECT_FALSE(t, rap_decide_window(&s, &f, &v, &win, &did));
 	/* readahead disabled on the file */
 	s.descending_seq = RAP_DESC_SEQ_WINDOW;
 	f.ra_pages = 0;
-	RAP_EXPECT(t, !rap_decide_window(&s, &f, &v, &win, &did));
+	RAP_EXPECT_FALSE(t, rap_decide_window(&s, &f, &v, &win, &did));
 }
 
 static void rap_case_vma_limit_always(struct rap_test *t)
@@ -300,30 +305,33 @@ static void rap_case_vma_limit_always(struct rap_test *t)
 	f.vma_start = 0;
 	f.vma_end = 1024;
 	/* a bound is not a replacement */
-	RAP_EXPECT(t, !rap_decide_window(&s, &f, &v, &win, &did));
-	RAP_EXPECT(t, win.max_index == 1023);
-	RAP_EXPECT(t, did == (RAP_DID_VMA_LIMIT | RAP_DID_VMA_CLAMP));
-	RAP_EXPECT(t, win.start == 0 && win.size == 2048);
+	RAP_EXPECT_FALSE(t, rap_decide_window(&s, &f, &v, &win, &did));
+	RAP_EXPECT_EQ(t, win.max_index, 1023);
+	RAP_EXPECT_EQ(t, did, (RAP_DID_VMA_LIMIT | RAP_DID_VMA_CLAMP));
+	RAP_EXPECT_EQ(t, win.start, 0);
+	RAP_EXPECT_EQ(t, win.size, 2048);
 
 	/* the async point, far from the end: bounded all the same */
 	f.point = RA_POLICY_ASYNC;
 	f.index = 96;
 	win = rap_request_window(96);
 	rap_decide_window(&s, &f, &v, &win, &did);
-	RAP_EXPECT(t, win.max_index == 1023 && did == RAP_DID_VMA_LIMIT);
+	RAP_EXPECT_EQ(t, win.max_index, 1023);
+	RAP_EXPECT_EQ(t, did, RAP_DID_VMA_LIMIT);
 
 	/* a window inside the VMA is bounded but not clamped */
 	f.point = RA_POLICY_SYNC_THP;
 	f.vma_end = 4 * RAP_THP_NR;
 	win = rap_thp_window(0, false);
 	rap_decide_window(&s, &f, &v, &win, &did);
-	RAP_EXPECT(t, did == RAP_DID_VMA_LIMIT);
+	RAP_EXPECT_EQ(t, did, RAP_DID_VMA_LIMIT);
 
 	/* none */
 	s.vma_limit = RAP_VMA_LIMIT_NONE;
 	win = rap_thp_window(0, false);
 	rap_decide_window(&s, &f, &v, &win, &did);
-	RAP_EXPECT(t, win.max_index == RAP_NO_BOUND && did == 0);
+	RAP_EXPECT_EQ(t, win.max_index, RAP_NO_BOUND);
+	RAP_EXPECT_EQ(t, did, 0);
 }
 
 static void rap_case_vma_limit_near_end(struct rap_test *t)
@@ -340,12 +348,14 @@ static void rap_case_vma_limit_near_end(struct rap_test *t)
 	f.ra_pages = 128;
 	f.vma_end = 1024;
 	rap_decide_window(&s, &f, &v, &win, &did);
-	RAP_EXPECT(t, win.max_index == RAP_NO_BOUND && did == 0);
+	RAP_EXPECT_EQ(t, win.max_index, RAP_NO_BOUND);
+	RAP_EXPECT_EQ(t, did, 0);
 	/* one page closer: within ra_pages of the end, limited */
 	f.index = 897;
 	win = rap_request_window(897);
 	rap_decide_window(&s, &f, &v, &win, &did);
-	RAP_EXPECT(t, win.max_index == 1023 && did == RAP_DID_VMA_LIMIT);
+	RAP_EXPECT_EQ(t, win.max_index, 1023);
+	RAP_EXPECT_EQ(t, did, RAP_DID_VMA_LIMIT);
 	/* a VMA that maps the file from page 4096 on */
 	f.vma_start = 4096;
 	f.vma_end = 4096 + 512;
@@ -355,13 +365,13 @@ static void rap_case_vma_limit_near_end(struct rap_test *t)
 					 .async_size = 32,
 					 .max_index = RAP_NO_BOUND };
 	rap_decide_window(&s, &f, &v, &win, &did);
-	RAP_EXPECT(t, win.max_index == 4096 + 511);
-	RAP_EXPECT(t, did == (RAP_DID_VMA_LIMIT | RAP_DID_VMA_CLAMP));
+	RAP_EXPECT_EQ(t, win.max_index, 4096 + 511);
+	RAP_EXPECT_EQ(t, did, (RAP_DID_VMA_LIMIT | RAP_DID_VMA_CLAMP));
 	/* the first page of a VMA is far from its end */
 	f.index = 4096;
 	win.max_index = RAP_NO_BOUND;
 	rap_decide_window(&s, &f, &v, &win, &did);
-	RAP_EXPECT(t, win.max_index == RAP_NO_BOUND);
+	RAP_EXPECT_EQ(t, win.max_index, RAP_NO_BOUND);
 }
 
 static void rap_case_sync_mmap_order(struct rap_test *t)
@@ -380,53 +390,57 @@ static void rap_case_sync_mmap_order(struct rap_test *t)
 	memset(&c, 0, sizeof(c));
 	/* fault_around_bytes 64 KiB: 16 pages, order 4, for this read only */
 	RAP_EXPECT(t, rap_decide_window(&s, &f, &v, &win, &did));
-	RAP_EXPECT(t, did == RAP_DID_ORDER_RAISE);
-	RAP_EXPECT(t, win.order == 4 && win.order_once);
-	RAP_EXPECT(t, win.start == 5000 - 1024 && win.size == 2048);
+	RAP_EXPECT_EQ(t, did, RAP_DID_ORDER_RAISE);
+	RAP_EXPECT_EQ(t, win.order, 4);
+	RAP_EXPECT(t, win.order_once);
+	RAP_EXPECT_EQ(t, win.start, 5000 - 1024);
+	RAP_EXPECT_EQ(t, win.size, 2048);
 	/* a fixed order */
 	s.sync_mmap_order = RAP_SYNC_ORDER_BASE + 2;
 	win.order = 0;
 	win.order_once = false;
 	RAP_EXPECT(t, rap_decide_window(&s, &f, &v, &win, &did));
-	RAP_EXPECT(t, win.order == 2 && win.order_once);
+	RAP_EXPECT_EQ(t, win.order, 2);
+	RAP_EXPECT(t, win.order_once);
 	/* never lowers the order */
 	win.order = 3;
 	win.order_once = false;
-	RAP_EXPECT(t, !rap_decide_window(&s, &f, &v, &win, &did));
-	RAP_EXPECT(t, win.order == 3 && !win.order_once);
+	RAP_EXPECT_FALSE(t, rap_decide_window(&s, &f, &v, &win, &did));
+	RAP_EXPECT_EQ(t, win.order, 3);
+	RAP_EXPECT_FALSE(t, win.order_once);
 	/* order 0 and fault-around of one page change nothing */
 	s.sync_mmap_order = RAP_SYNC_ORDER_BASE;
 	win.order = 0;
-	RAP_EXPECT(t, !rap_decide_window(&s, &f, &v, &win, &did));
+	RAP_EXPECT_FALSE(t, rap_decide_window(&s, &f, &v, &win, &did));
 	s.sync_mmap_order = RAP_SYNC_ORDER_FAULT_AROUND;
 	f.fault_around_pages = 1;
-	RAP_EXPECT(t, !rap_decide_window(&s, &f, &v, &win, &did));
+	RAP_EXPECT_FALSE(t, rap_decide_window(&s, &f, &v, &win, &did));
 	f.fault_around_pages = 0;
-	RAP_EXPECT(t, !rap_decide_window(&s, &f, &v, &win, &did));
+	RAP_EXPECT_FALSE(t, rap_decide_window(&s, &f, &v, &win, &did));
 	/* only read-around: not THP, SEQ, EXEC or async */
 	f.fault_around_pages = 16;
 	f.point = RA_POLICY_SYNC_EXEC;
-	RAP_EXPECT(t, !rap_decide_window(&s, &f, &v, &win, &did));
+	RAP_EXPECT_FALSE(t, rap_decide_window(&s, &f, &v, &win, &did));
 	/* off */
 	s.sync_mmap_order = RAP_SYNC_ORDER_OFF;
 	f.point = RA_POLICY_SYNC_AROUND;
-	RAP_EXPECT(t, !rap_decide_window(&s, &f, &v, &win, &did));
+	RAP_EXPECT_FALSE(t, rap_decide_window(&s, &f, &v, &win, &did));
 	s.sync_mmap_order = RAP_SYNC_ORDER_FAULT_AROUND;
-	RAP_EXPECT(t, rap_sync_order(&s, 32) == 5);
+	RAP_EXPECT_EQ(t, rap_sync_order(&s, 32), 5);
 	s.sync_mmap_order = RAP_SYNC_ORDER_BASE + 7;
-	RAP_EXPECT(t, rap_sync_order(&s, 32) == 7);
+	RAP_EXPECT_EQ(t, rap_sync_order(&s, 32), 7);
 }
 
 static void rap_case_pmd_hit(struct rap_test *t)
 {
 	struct rap_settings s = { 0 };
 
-	RAP_EXPECT(t, !rap_decide_pmd_hit(&s, true));
-	RAP_EXPECT(t, !rap_decide_pmd_hit(&s, false));
+	RAP_EXPECT_FALSE(t, rap_decide_pmd_hit(&s, true));
+	RAP_EXPECT_FALSE(t, rap_decide_pmd_hit(&s, false));
 	s.pmd_hit = RAP_PMD_HIT_ON;
 	RAP_EXPECT(t, rap_decide_pmd_hit(&s, true));
 	/* a retry, a workingset folio, VM_SEQ_READ or VM_EXEC: no hit */
-	RAP_EXPECT(t, !rap_decide_pmd_hit(&s, false));
+	RAP_EXPECT_FALSE(t, rap_decide_pmd_hit(&s, false));
 }
 
 static void rap_case_all_off_is_stock(struct rap_test *t)
@@ -445,8 +459,9 @@ static void rap_case_all_off_is_stock(struct rap_test *t)
 		struct ra_policy_window dflt = win;
 
 		f.vma_end = RAP_THP_NR + 1;
-		RAP_EXPECT(t, !rap_decide_window(&off, &f, &v, &win, &did));
-		RAP_EXPECT(t, did == 0 && rap_windows_equal(&win, &dflt));
+		RAP_EXPECT_FALSE(t, rap_decide_window(&off, &f, &v, &win, &did));
+		RAP_EXPECT_EQ(t, did, 0);
+		RAP_EXPECT(t, rap_windows_equal(&win, &dflt));
 	}
 }
 
@@ -459,9 +474,9 @@ static void rap_case_sample_arm(struct rap_test *t)
 		bool b = rap_sample_in_b(0x800010, ino, 42, 250);
 
 		/* stable: the same file always lands in the same arm */
-		RAP_EXPECT(t, b == rap_sample_in_b(0x800010, ino, 42, 250));
+		RAP_EXPECT_EQ(t, b, rap_sample_in_b(0x800010, ino, 42, 250));
 		/* the edges */
-		RAP_EXPECT(t, !rap_sample_in_b(0x800010, ino, 42, 0));
+		RAP_EXPECT_FALSE(t, rap_sample_in_b(0x800010, ino, 42, 0));
 		RAP_EXPECT(t, rap_sample_in_b(0x800010, ino, 42, 1000));
 		/* a larger permille only adds files to arm B */
 		RAP_EXPECT(t, !b || rap_sample_in_b(0x800010, ino, 42, 251));
@@ -469,9 +484,11 @@ static void rap_case_sample_arm(struct rap_test *t)
 		moved += b != rap_sample_in_b(0x800010, ino, 43, 250);
 	}
 	/* 25% of 10000 files, within 3 standard deviations (~130) */
-	RAP_EXPECT(t, in_b > 2370 && in_b < 2630);
+	RAP_EXPECT(t, in_b > 2370);
+	RAP_EXPECT(t, in_b < 2630);
 	/* another salt draws another split: about 2 * 0.25 * 0.75 move */
-	RAP_EXPECT(t, moved > 3300 && moved < 4200);
+	RAP_EXPECT(t, moved > 3300);
+	RAP_EXPECT(t, moved < 4200);
 }
 
 /* A marker hit at @index, the file's last window [@ra_start, +@ra_size) */
@@ -501,16 +518,18 @@ static void rap_case_stream_thp_sync_marks_low_end(struct rap_test *t)
 	memset(&c, 0, sizeof(c));
 	rap_fake_fill(&c, idx + RAP_THP_NR, 12 * RAP_THP_NR - 1);
 	RAP_EXPECT(t, rap_decide_window(&s, &f, &v, &win, &did));
-	RAP_EXPECT(t, did == RAP_DID_DESCENDING_THP);
+	RAP_EXPECT_EQ(t, did, RAP_DID_DESCENDING_THP);
 	/* the faulting folio and the one below, marked on the lower one */
-	RAP_EXPECT(t, win.start == idx - RAP_THP_NR && win.size == 2 * RAP_THP_NR);
-	RAP_EXPECT(t, win.async_size == win.size);
-	RAP_EXPECT(t, win.order == RAP_THP_ORDER);
+	RAP_EXPECT_EQ(t, win.start, idx - RAP_THP_NR);
+	RAP_EXPECT_EQ(t, win.size, 2 * RAP_THP_NR);
+	RAP_EXPECT_EQ(t, win.async_size, win.size);
+	RAP_EXPECT_EQ(t, win.order, RAP_THP_ORDER);
 	/* entered in the middle (random access): the kernel's window */
 	f.index = idx + 3;
 	win = rap_thp_window(idx + 3, false);
-	RAP_EXPECT(t, !rap_decide_window(&s, &f, &v, &win, &did));
-	RAP_EXPECT(t, win.start == idx && win.async_size == RAP_THP_NR);
+	RAP_EXPECT_FALSE(t, rap_decide_window(&s, &f, &v, &win, &did));
+	RAP_EXPECT_EQ(t, win.start, idx);
+	RAP_EXPECT_EQ(t, win.async_size, RAP_THP_NR);
 }
 
 static void rap_case_stream_thp_async_ramps_down(struct rap_test *t)
@@ -529,31 +548,33 @@ static void rap_case_stream_thp_async_ramps_down(struct rap_test *t)
 	memset(&c, 0, sizeof(c));
 	rap_fake_fill(&c, marked, RAP_FAKE_PAGES - 1);
 	/* a random hit in the middle of the marked folio starts nothing */
-	RAP_EXPECT(t, !rap_decide_window(&s, &f, &v, &win, &did));
+	RAP_EXPECT_FALSE(t, rap_decide_window(&s, &f, &v, &win, &did));
 	/* a descending reader enters it from above */
 	f.index = top;
 	win = rap_request_window(top);
 	RAP_EXPECT(t, rap_decide_window(&s, &f, &v, &win, &did));
-	RAP_EXPECT(t, did == RAP_DID_DESCENDING_THP);
+	RAP_EXPECT_EQ(t, did, RAP_DID_DESCENDING_THP);
 	/* 2 folios ramp to ra_pages (2048 = 4 folios), in whole folios */
-	RAP_EXPECT(t, win.size == 4 * RAP_THP_NR);
-	RAP_EXPECT(t, win.start == marked - 4 * RAP_THP_NR);
+	RAP_EXPECT_EQ(t, win.size, 4 * RAP_THP_NR);
+	RAP_EXPECT_EQ(t, win.start, marked - 4 * RAP_THP_NR);
 	/* marked on its top folio, which the reader enters next */
-	RAP_EXPECT(t, win.async_size == 1);
-	RAP_EXPECT(t, win.order == RAP_THP_ORDER && !win.order_once);
+	RAP_EXPECT_EQ(t, win.async_size, 1);
+	RAP_EXPECT_EQ(t, win.order, RAP_THP_ORDER);
+	RAP_EXPECT_FALSE(t, win.order_once);
 	/* and stays there: the reader enters that window's top folio */
 	rap_fake_fill(&c, marked - 4 * RAP_THP_NR, marked - 1);
 	f = rap_async_at(RAP_MAP_THP, marked - 1, marked - 4 * RAP_THP_NR,
 			 4 * RAP_THP_NR);
 	win = rap_request_window(marked - 1);
 	RAP_EXPECT(t, rap_decide_window(&s, &f, &v, &win, &did));
-	RAP_EXPECT(t, win.start == marked - 8 * RAP_THP_NR);
-	RAP_EXPECT(t, win.size == 4 * RAP_THP_NR && win.async_size == 1);
+	RAP_EXPECT_EQ(t, win.start, marked - 8 * RAP_THP_NR);
+	RAP_EXPECT_EQ(t, win.size, 4 * RAP_THP_NR);
+	RAP_EXPECT_EQ(t, win.async_size, 1);
 	/* ra_pages smaller than two folios still reads whole folios */
 	f.ra_pages = 32;
 	win = rap_request_window(marked - 1);
 	RAP_EXPECT(t, rap_decide_window(&s, &f, &v, &win, &did));
-	RAP_EXPECT(t, win.size == 2 * RAP_THP_NR);
+	RAP_EXPECT_EQ(t, win.size, 2 * RAP_THP_NR);
 }
 
 static void rap_case_stream_async_file_start(struct rap_test *t)
@@ -569,12 +590,14 @@ static void rap_case_stream_async_file_start(struct rap_test *t)
 	rap_fake_fill(&c, 100, 4000);
 	/* clipped at index 0 */
 	RAP_EXPECT(t, rap_decide_window(&s, &f, &v, &win, &did));
-	RAP_EXPECT(t, win.start == 0 && win.size == 100 && win.async_size == 1);
+	RAP_EXPECT_EQ(t, win.start, 0);
+	RAP_EXPECT_EQ(t, win.size, 100);
+	RAP_EXPECT_EQ(t, win.async_size, 1);
 	/* the last window starts at page 0: nothing below, stock async runs */
 	rap_fake_fill(&c, 0, 99);
 	f = rap_async_at(RAP_MAP_SEQ, 99, 0, 100);
 	win = rap_request_window(99);
-	RAP_EXPECT(t, !rap_decide_window(&s, &f, &v, &win, &did));
+	RAP_EXPECT_FALSE(t, rap_decide_window(&s, &f, &v, &win, &did));
 }
 
 static void rap_case_stream_ramps_order_aligned(struct rap_test *t)
@@ -591,33 +614,38 @@ static void rap_case_stream_ramps_order_aligned(struct rap_test *t)
 	rap_fake_fill(&c, 5003, RAP_FAKE_PAGES - 1);
 	f.ra_order = 2;
 	RAP_EXPECT(t, rap_decide_window(&s, &f, &v, &win, &did));
-	RAP_EXPECT(t, did == RAP_DID_DESCENDING_AROUND);
+	RAP_EXPECT_EQ(t, did, RAP_DID_DESCENDING_AROUND);
 	/* order 2 + 2; 5003 - 2048 = 2955 rounded up to 16 pages */
-	RAP_EXPECT(t, win.order == 4 && !win.order_once);
-	RAP_EXPECT(t, win.start == 2960 && win.size == 5003 - 2960);
-	RAP_EXPECT(t, win.async_size == 1);
+	RAP_EXPECT_EQ(t, win.order, 4);
+	RAP_EXPECT_FALSE(t, win.order_once);
+	RAP_EXPECT_EQ(t, win.start, 2960);
+	RAP_EXPECT_EQ(t, win.size, 5003 - 2960);
+	RAP_EXPECT_EQ(t, win.async_size, 1);
 	/* the order stops at the mapping's largest folio (here PMD) */
 	f.ra_order = RAP_THP_ORDER;
 	win = rap_request_window(7050);
 	RAP_EXPECT(t, rap_decide_window(&s, &f, &v, &win, &did));
-	RAP_EXPECT(t, win.order == RAP_THP_ORDER);
-	RAP_EXPECT(t, win.start == 3072 && win.size == 5003 - 3072);
+	RAP_EXPECT_EQ(t, win.order, RAP_THP_ORDER);
+	RAP_EXPECT_EQ(t, win.start, 3072);
+	RAP_EXPECT_EQ(t, win.size, 5003 - 3072);
 	/* and aligns no further than ra_pages allows (96 = 32 * 3) */
 	f.ra_pages = 96;
 	f.ra_size = 96;
 	f.index = 5003 + 95;
 	win = rap_request_window(f.index);
 	RAP_EXPECT(t, rap_decide_window(&s, &f, &v, &win, &did));
-	RAP_EXPECT(t, win.start == 4928 && win.size == 5003 - 4928);
+	RAP_EXPECT_EQ(t, win.start, 4928);
+	RAP_EXPECT_EQ(t, win.size, 5003 - 4928);
 	/* a mapping without large folios stays at order 0 */
 	f.thp_order = 0;
 	win = rap_request_window(f.index);
 	RAP_EXPECT(t, rap_decide_window(&s, &f, &v, &win, &did));
-	RAP_EXPECT(t, win.order == 0 && win.start == 5003 - 96);
+	RAP_EXPECT_EQ(t, win.order, 0);
+	RAP_EXPECT_EQ(t, win.start, 5003 - 96);
 	/* a hit outside the last window is someone else's marker */
 	f.index = 4000;
 	win = rap_request_window(4000);
-	RAP_EXPECT(t, !rap_decide_window(&s, &f, &v, &win, &did));
+	RAP_EXPECT_FALSE(t, rap_decide_window(&s, &f, &v, &win, &did));
 }
 
 static void rap_case_stream_seq_at_eof(struct rap_test *t)
@@ -631,23 +659,26 @@ static void rap_case_stream_seq_at_eof(struct rap_test *t)
 
 	/* the first fault of a reverse walk, at the last page: stock */
 	memset(&c, 0, sizeof(c));
-	RAP_EXPECT(t, !rap_decide_window(&s, &f, &v, &win, &did));
+	RAP_EXPECT_FALSE(t, rap_decide_window(&s, &f, &v, &win, &did));
 	/* the next miss below the stock window: the stream starts */
 	rap_fake_fill(&c, RAP_FAKE_PAGES - 2048, RAP_FAKE_PAGES - 1);
 	f.index = RAP_FAKE_PAGES - 2049;
 	win = rap_request_window(f.index);
 	RAP_EXPECT(t, rap_decide_window(&s, &f, &v, &win, &did));
-	RAP_EXPECT(t, win.start == RAP_FAKE_PAGES - 4096 && win.size == 2048);
+	RAP_EXPECT_EQ(t, win.start, RAP_FAKE_PAGES - 4096);
+	RAP_EXPECT_EQ(t, win.size, 2048);
 	/* marked right below the fault, order 0 like a first window */
-	RAP_EXPECT(t, win.start + win.size - win.async_size == f.index - 1);
-	RAP_EXPECT(t, win.order == 0);
+	RAP_EXPECT_EQ(t, win.start + win.size - win.async_size, f.index - 1);
+	RAP_EXPECT_EQ(t, win.order, 0);
 	/* one page above index 0: a two-page window, still marked below */
 	memset(&c, 0, sizeof(c));
 	rap_fake_fill(&c, 2, 10);
 	f.index = 1;
 	win = rap_request_window(1);
 	RAP_EXPECT(t, rap_decide_window(&s, &f, &v, &win, &did));
-	RAP_EXPECT(t, win.start == 0 && win.size == 2 && win.async_size == 2);
+	RAP_EXPECT_EQ(t, win.start, 0);
+	RAP_EXPECT_EQ(t, win.size, 2);
+	RAP_EXPECT_EQ(t, win.async_size, 2);
 }
 
 static void rap_case_stream_ignores_forward_marks(struct rap_test *t)
@@ -672,7 +703,7 @@ static void rap_case_stream_ignores_forward_marks(struct rap_test *t)
 		struct ra_policy_window win = rap_request_window(3 * RAP_THP_NR - 1);
 		struct ra_policy_window dflt = win;
 
-		RAP_EXPECT(t, !rap_decide_window(&s, &f, &v, &win, &did));
+		RAP_EXPECT_FALSE(t, rap_decide_window(&s, &f, &v, &win, &did));
 		RAP_EXPECT(t, rap_windows_equal(&win, &dflt));
 	}
 	/* nor EXEC/RAND mappings, nor a stream value that is off */
@@ -684,10 +715,10 @@ static void rap_case_stream_ignores_forward_marks(struct rap_test *t)
 						  4 * RAP_THP_NR, RAP_THP_NR);
 		struct ra_policy_window win = rap_request_window(4 * RAP_THP_NR);
 
-		RAP_EXPECT(t, !rap_decide_window(&s, &f, &v, &win, &did));
+		RAP_EXPECT_FALSE(t, rap_decide_window(&s, &f, &v, &win, &did));
 		s.descending_seq = RAP_DESC_SEQ_WINDOW;
 		f.kind = RAP_MAP_SEQ;
-		RAP_EXPECT(t, !rap_decide_window(&s, &f, &v, &win, &did));
+		RAP_EXPECT_FALSE(t, rap_decide_window(&s, &f, &v, &win, &did));
 	}
 }
 
@@ -704,8 +735,9 @@ static void rap_case_stream_turns_around(struct rap_test *t)
 	memset(&c, 0, sizeof(c));
 	rap_fake_fill(&c, 3000, 6000);
 	RAP_EXPECT(t, rap_decide_window(&s, &f, &v, &win, &did));
-	RAP_EXPECT(t, did == RAP_DID_DESCENDING_AROUND);
-	RAP_EXPECT(t, win.start == 952 && win.size == 2048);
+	RAP_EXPECT_EQ(t, did, RAP_DID_DESCENDING_AROUND);
+	RAP_EXPECT_EQ(t, win.start, 952);
+	RAP_EXPECT_EQ(t, win.size, 2048);
 	/*
 	 * the reader turned around and read upwards past the end: a marker
 	 * above with cached pages below is a forward stream's
@@ -713,7 +745,7 @@ static void rap_case_stream_turns_around(struct rap_test *t)
 	rap_fake_fill(&c, 6001, 6600);
 	f = rap_async_at(RAP_MAP_AROUND, 6100, 6001, 512);
 	win = rap_request_window(6100);
-	RAP_EXPECT(t, !rap_decide_window(&s, &f, &v, &win, &did));
+	RAP_EXPECT_FALSE(t, rap_decide_window(&s, &f, &v, &win, &did));
 }
 
 static void rap_case_around_window_below(struct rap_test *t)
@@ -731,32 +763,34 @@ static void rap_case_around_window_below(struct rap_test *t)
 	memset(&c, 0, sizeof(c));
 	rap_fake_fill(&c, 5001, 6000);
 	RAP_EXPECT(t, rap_decide_window(&s, &f, &v, &win, &did));
-	RAP_EXPECT(t, did == RAP_DID_DESCENDING_AROUND);
-	RAP_EXPECT(t, win.start == 5000 - 2047 && win.size == 2048);
-	RAP_EXPECT(t, win.async_size == 0);
+	RAP_EXPECT_EQ(t, did, RAP_DID_DESCENDING_AROUND);
+	RAP_EXPECT_EQ(t, win.start, 5000 - 2047);
+	RAP_EXPECT_EQ(t, win.size, 2048);
+	RAP_EXPECT_EQ(t, win.async_size, 0);
 	/* stream marks the page below the fault */
 	s.descending_around = RAP_DESC_AROUND_STREAM;
 	win = dflt;
 	RAP_EXPECT(t, rap_decide_window(&s, &f, &v, &win, &did));
-	RAP_EXPECT(t, win.async_size == 2 && win.order == 0);
+	RAP_EXPECT_EQ(t, win.async_size, 2);
+	RAP_EXPECT_EQ(t, win.order, 0);
 	/* an ascending or random miss keeps the centred window */
 	memset(&c, 0, sizeof(c));
 	win = dflt;
-	RAP_EXPECT(t, !rap_decide_window(&s, &f, &v, &win, &did));
+	RAP_EXPECT_FALSE(t, rap_decide_window(&s, &f, &v, &win, &did));
 	RAP_EXPECT(t, rap_windows_equal(&win, &dflt));
 	/* only read-around: not VM_EXEC */
 	rap_fake_fill(&c, 5001, 6000);
 	f.point = RA_POLICY_SYNC_EXEC;
-	RAP_EXPECT(t, !rap_decide_window(&s, &f, &v, &win, &did));
+	RAP_EXPECT_FALSE(t, rap_decide_window(&s, &f, &v, &win, &did));
 }
 
 static void rap_case_next_size_ramp(struct rap_test *t)
 {
-	RAP_EXPECT(t, rap_next_size(16, 2048) == 64);
-	RAP_EXPECT(t, rap_next_size(128, 2048) == 256);
-	RAP_EXPECT(t, rap_next_size(1024, 2048) == 2048);
-	RAP_EXPECT(t, rap_next_size(2048, 2048) == 2048);
-	RAP_EXPECT(t, rap_next_size(4096, 2048) == 2048);
+	RAP_EXPECT_EQ(t, rap_next_size(16, 2048), 64);
+	RAP_EXPECT_EQ(t, rap_next_size(128, 2048), 256);
+	RAP_EXPECT_EQ(t, rap_next_size(1024, 2048), 2048);
+	RAP_EXPECT_EQ(t, rap_next_size(2048, 2048), 2048);
+	RAP_EXPECT_EQ(t, rap_next_size(4096, 2048), 2048);
 }
 
 struct rap_case {

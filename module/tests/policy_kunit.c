@@ -11,6 +11,8 @@
 
 #define rap_test kunit
 #define RAP_EXPECT(t, cond) KUNIT_EXPECT_TRUE(t, cond)
+#define RAP_EXPECT_FALSE(t, cond) KUNIT_EXPECT_FALSE(t, cond)
+#define RAP_EXPECT_EQ(t, a, b) KUNIT_EXPECT_EQ(t, a, b)
 
 #include "policy_cases.h"
 

@@ -83,13 +83,25 @@ walk normal random:0.01 "$f"
 tap $? "hostile huge_size: cut down to 1024 pages ($walk_sectors sectors for $(report pages_touched) pages)"
 
 # max_index 0 on every read: raised to the faulting page, so read-around
-# still reads the half of its window below the fault; trusted, every page
-# of a reverse walk would be a major fault (16384).
+# still reads the half of its window below the fault, which is all that a
+# reverse walk uses: the counts of mode=none. Trusted, every page of a
+# reverse walk would be a major fault (16384).
 load_hostile max_index_zero
-walk normal reverse "$f"
-base=$(echo "$none" | sed -n 's/^normal:reverse \([0-9]*\) .*/\1/p')
-[ "$walk_major" -le $((2 * base)) ]
-tap $? "hostile max_index_zero: never below the faulting page ($walk_major majflt, default $base)"
+WALKS=normal:reverse walks && same_as_none
+tap $? "hostile max_index_zero: never below the faulting page, as mode=none"
+
+# whole_file replaces every window with the whole file. Mapping only the
+# middle half (away from folio boundaries), nothing outside the mapping may
+# be read, in any direction or advice: the kernel keeps a policy's window
+# inside the VMA that faulted.
+load_hostile whole_file
+first=$((FILE_SECTORS / 8 / 4 + 3)) end=$((3 * FILE_SECTORS / 8 / 4 - 5))
+for adv in normal seq huge; do
+	for dir in forward reverse; do
+		o=$(partmap "$f" $first $end $adv $dir) && [ "$o" = "outside 0" ]
+		tap $? "hostile whole_file: $adv $dir over pages [$first, $end) reads nothing outside ($o)"
+	done
+done
 
 rmmod rapolicy_hostile
 tap $? "hostile policy unloads"

@@ -58,12 +58,13 @@ set_policy() {
 	echo "$2" >"$RAPOLICY_SYSFS/$1"
 }
 
-# all_policies_off: every policy back to stock
+# all_policies_off: every policy file of the module back to its first
+# value, stock behaviour; the files and values are the module's own
 all_policies_off() {
-	set_policy descending_thp off &&
-	set_policy pmd_hit off &&
-	set_policy descending_seq off &&
-	set_policy vma_limit none &&
-	set_policy sync_mmap_order off &&
-	set_policy descending_around off
+	for _p in "$RAPOLICY_SYSFS"/*; do
+		[ -f "$_p" ] || continue
+		read -r _first _rest <"$_p" || return 1
+		case "$_first $_rest" in *\[*\]*) ;; *) continue ;; esac
+		echo "$_first" | tr -d '[]' >"$_p" || return 1
+	done
 }

@@ -23,6 +23,18 @@ struct rap_test {
 		}							\
 	} while (0)
 
+#define RAP_EXPECT_FALSE(t, cond) RAP_EXPECT(t, !(cond))
+
+#define RAP_EXPECT_EQ(t, a, b)						\
+	do {								\
+		unsigned long long _a = (a), _b = (b);			\
+		if (_a != _b) {						\
+			printf("# %s:%d: expected %s == %s, got %llu and %llu\n", \
+			       __FILE__, __LINE__, #a, #b, _a, _b);	\
+			(t)->failures++;				\
+		}							\
+	} while (0)
+
 #include "../../module/tests/policy_cases.h"
 
 int main(void)

@@ -1,0 +1,70 @@
+#!/bin/bash
+# The hook API's contract, checked by the compiler (TAP): a policy gets the
+# fault as a const copy with no pointer to the file's readahead state, so a
+# policy that tries to change ra->size or the fault does not build. A good
+# policy built the same way shows that the failures are the contract's.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+kdir=$(bash "$top/tests/kernel/build-kernel.sh") || { echo "not ok 1 - patched kernel tree"; exit 1; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+n=0
+
+tap() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
+}
+
+# build NAME BODY: a module whose mmap_ra hook runs BODY; prints the log
+build() {
+	local dir=$work/$1
+	mkdir -p "$dir"
+	cat >"$dir/$1.c" <<EOC
+// SPDX-License-Identifier: GPL-2.0
+#include <linux/fs.h>
+#include <linux/module.h>
+#include <linux/readahead_policy.h>
+
+static bool try_ra(const struct ra_policy_fault *fault,
+		   struct ra_policy_window *win)
+{
+	$2
+	return false;
+}
+
+static const struct readahead_policy_ops ops = { .mmap_ra = try_ra };
+
+static int __init try_init(void)
+{
+	return readahead_policy_register(&ops);
+}
+module_init(try_init);
+MODULE_LICENSE("GPL");
+EOC
+	echo "obj-m := $1.o" >"$dir/Kbuild"
+	make -s -C "$kdir" M="$dir" modules >"$dir/log" 2>&1
+	echo $? >"$dir/rc"
+}
+
+# expect_fail NAME BODY MESSAGE
+expect_fail() {
+	build "$1" "$2"
+	if [ "$(cat "$work/$1/rc")" != 0 ] && grep -q "$3" "$work/$1/log"; then
+		tap 0 "$1: does not build ($3)"
+	else
+		sed 's/^/# /' "$work/$1/log"
+		tap 1 "$1: does not build ($3)"
+	fi
+}
+
+build good 'win->max_index = fault->index + fault->ra_pages;'
+if [ "$(cat "$work/good/rc")" = 0 ]; then
+	tap 0 "a policy that only returns a window builds"
+else
+	sed 's/^/# /' "$work/good/log"
+	tap 1 "a policy that only returns a window builds"
+fi
+expect_fail write_ra 'fault->ra->size = 0;' "has no member named 'ra'"
+expect_fail write_snapshot 'fault->ra_size = 0;' "read-only"
+expect_fail write_vma 'fault->vma->vm_pgoff = 0;' "read-only"
+expect_fail write_vmf 'fault->vmf->pgoff = 0;' "has no member named 'vmf'"
