@@ -217,11 +217,14 @@ tap $? "nothing left behind: no /usr/src/rapolicy-*, DKMS tree, module file, too
 # The test config only (the Debian one takes hours): with ccache warm from
 # the test kernel, minutes. Then the Debian config as far as kconfig.
 start=$(date +%s)
-out=$(KERNEL_DEB_CONFIG=test make -s -C "$top" kernel-deb 2>&1)
+out=$(env KERNEL_DEB_CONFIG=test make -C "$top" --no-print-directory kernel-deb 2>&1)
 rc=$?
 echo "$out" | grep -v '^\[rapolicy\] \.\.\.' | tail -n 4 | comment
 tap $rc "make kernel-deb KERNEL_DEB_CONFIG=test ($(($(date +%s) - start)) s)"
-image=$(ls "$top"/build/kernel-deb/linux-image-*.deb 2>/dev/null | grep -v -- -dbg_ | head -n 1)
+image=
+for f in "$top"/build/kernel-deb/linux-image-*.deb; do
+	case $f in *-dbg_*) ;; *) [ ! -f "$f" ] || image=$f ;; esac
+done
 headers=$(ls "$top"/build/kernel-deb/linux-headers-*.deb 2>/dev/null | head -n 1)
 mkdir -p "$work/image"
 [ -n "$image" ] && dpkg-deb -x "$image" "$work/image" 2>/dev/null
