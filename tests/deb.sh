@@ -29,7 +29,7 @@ tap() {
 }
 comment() { sed 's/^/# /'; }
 
-[ "$(id -u)" = 0 ] || { echo "1..0 # SKIP installs packages system-wide: run as root"; exit 0; }
+[ "$(id -u)" = 0 ] || { echo "ok 1 - deb suite # SKIP installs packages system-wide: run as root"; exit 0; }
 need_pkgs dpkg-buildpackage:dpkg-dev dh:debhelper dh_dkms:dh-dkms lintian:lintian dkms:dkms \
 	modinfo:kmod
 
@@ -56,9 +56,19 @@ cleanup() {
 had_moddir=0
 [ ! -d /lib/modules ] || had_moddir=1
 trap cleanup EXIT
-# A run that was killed may have left the packages installed.
-cleanup
-mkdir -p "$work"
+# Never touch an installation that was there before (a killed run of this
+# test leaves one too: the message says how to remove it).
+present=$( {
+	dpkg-query -W -f '${Package} ${Status}\n' 'rapolicy-*' 2>/dev/null |
+		awk '$NF != "not-installed" { print $1 }'
+	ls -d /usr/src/rapolicy-* /var/lib/dkms/rapolicy 2>/dev/null
+} | tr '\n' ' ')
+if [ -n "$present" ]; then
+	trap - EXIT
+	rm -rf "$work"
+	echo "ok 1 - deb suite # SKIP rapolicy is installed here already ($present): apt-get purge rapolicy-dkms rapolicy-tools; dkms remove rapolicy --all"
+	exit 0
+fi
 
 # --- the build --------------------------------------------------------------
 out=$(make -s -C "$top" deb 2>&1)
