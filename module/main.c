@@ -80,8 +80,12 @@ static bool rap_mmap_ra(const struct ra_policy_fault *fault,
 	};
 	const struct rap_fault f = {
 		.point = fault->point,
+		.sized = fault->sized,
 		.kind = rap_mapping_kind(fault->sync_point),
 		.thp_order = fault->thp_order,
+		.max_order = min_t(unsigned int,
+				   mapping_max_folio_order(fault->file->f_mapping),
+				   get_order(SZ_2M)),
 		.ra_start = fault->ra_start,
 		.ra_size = fault->ra_size,
 		.ra_order = fault->ra_order,

@@ -237,8 +237,8 @@ static bool rap_descending_async(const struct rap_settings *s,
 		size = size < unit ? unit : size & ~(unit - 1);
 		align = unit;
 	} else {
-		if (order > f->thp_order)
-			order = f->thp_order;
+		if (order > f->max_order)
+			order = f->max_order;
 		/* as page_cache_async_ra(): no larger than ra_pages allows */
 		align = 1UL << order;
 		while (align > 1 && (max & (align - 1)))
@@ -326,8 +326,7 @@ bool rap_decide_window(const struct rap_settings *s, const struct rap_fault *f,
 		       const struct rap_cache_view *view,
 		       struct ra_policy_window *win, unsigned int *decisions)
 {
-	bool sized = f->point != RA_POLICY_SYNC_SEQ &&
-		     f->point != RA_POLICY_ASYNC;
+	bool sized = f->sized;
 	bool replaced = false;
 
 	*decisions = 0;

@@ -57,9 +57,13 @@ enum rap_mapping_kind {
 
 struct rap_fault {
 	enum ra_policy_point point;
+	/* the window offered is the one the kernel reads (struct ra_policy_fault) */
+	bool sized;
 	enum rap_mapping_kind kind;
 	/* folio order of RAP_MAP_THP reads: the mapping's largest, <= PMD */
 	unsigned int thp_order;
+	/* the largest folio order of the mapping, at most PMD order */
+	unsigned int max_order;
 	pgoff_t ra_start;		/* the file's last window: ra->start, */
 	unsigned long ra_size;		/* ra->size */
 	unsigned int ra_order;		/* and ra->order */
