@@ -7,8 +7,10 @@
 #                QEMU guest booting the kernel the host installed
 #                (/boot/vmlinuz-RELEASE of the linux-image package), with
 #                the rapolicy modules DKMS installed under
-#                /lib/modules/RELEASE and the installed tools; the block runs
-#                in a directory holding the checkout's rapolicy.ko
+#                /lib/modules/RELEASE and the installed tools (those linked
+#                dynamically replaced by their static build: the guest has
+#                no libc); the block runs in a directory holding the
+#                checkout's rapolicy.ko
 #   booted-host  on this machine as if it ran that kernel: `uname -r`
 #                answers RELEASE
 # The only differences from a user's run: KERNEL_DEB_CONFIG=test (the
@@ -102,7 +104,12 @@ boot() {
 	: >"$tree/.config"
 	find "/lib/modules/$release" -path "/lib/modules/$release/build" -prune -o \
 		-name 'rapolicy*.ko*' -print | while read -r m; do cp "$m" "$guest/mods/"; done
-	for b in /usr/sbin/rapolicyctl /usr/bin/rawalk; do [ ! -f "$b" ] || cp "$b" "$guest/bin/"; done
+	# The guest has no libc: a dynamically linked tool of the package is
+	# stood in for by the checkout's static build of it (vm-run's build/bin).
+	for b in /usr/sbin/rapolicyctl /usr/bin/rawalk; do
+		[ -f "$b" ] || continue
+		readelf -l "$b" 2>/dev/null | grep -q 'program interpreter' || cp "$b" "$guest/bin/"
+	done
 	[ ! -f "$copy/rapolicy.ko" ] || cp "$copy/rapolicy.ko" "$guest/cwd/"
 	cp "$block" "$guest/block.sh"
 	ls "$guest/mods" "$guest/bin" "$guest/cwd" | tr '\n' ' ' | comment
