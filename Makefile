@@ -49,6 +49,7 @@ module:
 # What tests/vm/vm-run puts into the guest: static tools and, for a patched
 # KDIR, the module.
 vm-prereqs: userspace
+	@$(CC) -static -O2 -std=c11 -Wall -Wextra -Werror -o $(BUILD)/bin/strider tests/guest/strider.c
 	@if [ -f $(KDIR)/.config ] && grep -q '^CONFIG_READAHEAD_POLICY=y' $(KDIR)/.config; then \
 		$(MAKE) -s -C $(KDIR) M=$(TOP) modules; \
 	fi

@@ -103,7 +103,11 @@ static bool rap_mmap_ra(const struct ra_policy_fault *fault,
 	if (fault->point >= RA_POLICY_NR_POINTS)
 		return false;
 	rap_settings_read(arm, &s);
-	replaced = rap_decide_window(&s, &f, &view, win, &did);
+	did = 0;
+	replaced = s.streams == RAP_STREAMS_ON &&
+		   rap_tracker_mmap_ra(fault, &f, &view, win, arm);
+	if (!replaced)
+		replaced = rap_decide_window(&s, &f, &view, win, &did);
 	rap_count_window(arm, fault->point, did);
 	return replaced;
 }
@@ -146,6 +150,7 @@ static int __init rapolicy_init(void)
 {
 	int err;
 
+	rap_tracker_init();
 	err = rap_stats_init();
 	if (err)
 		return err;

@@ -179,7 +179,7 @@ static void rap_case_descending_thp_keeps_hole_one_folio(struct rap_test *t)
 	struct ra_policy_window dflt = win;
 	unsigned int did;
 
-	/* an uncached 2 MiB hole between two cached ranges (seed 000) */
+	/* an uncached 2 MiB hole between two cached ranges */
 	memset(&c, 0, sizeof(c));
 	rap_fake_fill(&c, 0, idx - 1);
 	rap_fake_fill(&c, idx + RAP_THP_NR, 8 * RAP_THP_NR - 1);
@@ -353,7 +353,7 @@ static void rap_case_vma_limit_near_end(struct rap_test *t)
 	struct ra_policy_window win = rap_request_window(896);
 	unsigned int did;
 
-	/* seed 002: ra_pages 128, VMA 0-1023, async at 896: not limited */
+	/* the conditional limit's example: ra_pages 128, VMA 0-1023, async at 896 */
 	memset(&c, 0, sizeof(c));
 	f.ra_pages = 128;
 	f.vma_end = 1024;

@@ -1228,7 +1228,8 @@ TEST_F_TIMEOUT(rapolicy, rmmod_under_load, 600)
 /*
  * The hit counters count mappings that happened. With pmd_hit=on a warm
  * MADV_HUGEPAGE walk maps each 2 MiB folio with one PMD, each counted
- * once: stats pmd_hit is FilePmdMapped / 2 MiB, and mmap_hit equals it.
+ * once (but the last, below): stats pmd_hit follows FilePmdMapped / 2 MiB,
+ * and mmap_hit equals it.
  * When the VMAs are too small for a PMD (mprotect() split into 1 MiB
  * pieces), filemap_map_pmd() fails over cached PMD folios and the PTE path
  * maps them: no PMD hit, and one mmap hit per minor fault of the walk.
@@ -1248,7 +1249,13 @@ TEST_F_TIMEOUT(rapolicy, hit_counts, 300)
 	WALK(r, .file = file, .advice = ADV_HUGE, .pattern = "forward",
 	     .warm = true);
 	ASSERT_LT(U(0), r.file_pmd_mapped_kb);
-	EXPECT_EQ(r.file_pmd_mapped_kb / PMD_KB, stat_read("pmd_hit"));
+	/*
+	 * filemap_map_pages() installs a PMD only for a folio that ends
+	 * before the file's last page (file_end >= folio_next_index()), so
+	 * the folio holding EOF is PMD-mapped by finish_fault(), outside
+	 * the hit accounting: one PMD fewer than smaps shows.
+	 */
+	EXPECT_EQ(r.file_pmd_mapped_kb / PMD_KB - 1, stat_read("pmd_hit"));
 	EXPECT_EQ(stat_read("pmd_hit"), stat_read("mmap_hit"));
 	EXPECT_EQ(U(0), r.major_faults);
 

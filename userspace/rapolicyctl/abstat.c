@@ -138,7 +138,7 @@ void ab_analyse(const struct block *b, size_t n, struct ab_result *r)
 	if (!fsig) {
 		snprintf(r->why, sizeof(r->why),
 			 "major fault rates differ by chance (p=%.3g)%s", r->fault_p,
-			 iosig ? "; pages read per fault differ by more than 10%" : "");
+			 iosig ? "; pages read per fault differ by more than 50%" : "");
 		return;
 	}
 	better = r->fault[ARM_B].rate < r->fault[ARM_A].rate ? ARM_B : ARM_A;
@@ -152,5 +152,5 @@ void ab_analyse(const struct block *b, size_t n, struct ab_result *r)
 	r->verdict = better == ARM_B ? "B better" : "A better";
 	snprintf(r->why, sizeof(r->why),
 		 "fewer major faults per mmap fault (p=%.3g); pages read per fault %s",
-		 r->fault_p, iosig ? "lower too" : "within 10%");
+		 r->fault_p, iosig ? "lower too" : "within 50%");
 }

@@ -285,8 +285,9 @@ const struct profile profiles[] = {
 	{ "seed", "the seed proposals' policies",
 	  "descending_thp=folio pmd_hit=on descending_seq=window "
 	  "vma_limit=near_end sync_mmap_order=fault_around" },
-	{ "best", "descending streams under every advice, the rest stock",
-	  "descending_thp=stream descending_seq=stream descending_around=stream" },
+	{ "best", "the stream tracker and descending streams, the rest stock",
+	  "descending_thp=stream descending_seq=stream descending_around=stream "
+	  "streams=on" },
 };
 const size_t nr_profiles = sizeof(profiles) / sizeof(profiles[0]);
 
