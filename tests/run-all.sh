@@ -44,6 +44,7 @@ run_suite fuzz env FUZZ_SECONDS="${FUZZ_SECONDS:-15}" bash tests/fuzz/run.sh
 run_suite kernel bash tests/kernel/test-kernel.sh
 run_suite api bash tests/api/run.sh
 run_suite dkms bash tests/dkms.sh
+run_suite deb bash tests/deb.sh
 run_suite vm bash tests/vm/run-guest-tests.sh
 # LMDB, a parallel loader and Debian's sqlite3 in the guest (about a minute)
 run_suite clients bash tests/clients/run.sh
