@@ -9,7 +9,7 @@ BUILD := $(TOP)/build
 KERNEL_SCRIPT := $(TOP)/tests/kernel/build-kernel.sh
 
 .PHONY: all kernel kernel-stock kernel-debug baseline matrix module userspace vm-prereqs check \
-	stress demo bench bench-smoke fuzz install clean help
+	stress demo bench bench-smoke fuzz install clean help deb kernel-deb
 
 FUZZ_SECONDS ?= 600
 
@@ -31,6 +31,8 @@ help:
 	@echo "make bench-smoke   one small bench cell per setting (TAP, < 1 min)"
 	@echo "make fuzz          each libFuzzer target for FUZZ_SECONDS (default 600), random seed"
 	@echo "make install       install rapolicyctl, rawalk, man pages, completion"
+	@echo "make deb           rapolicy-dkms and rapolicy-tools .debs into build/deb (lintian-checked)"
+	@echo "make kernel-deb    Debian packages of the patched kernel into build/kernel-deb (KERNEL_DEB_CONFIG=debian|test)"
 
 kernel:
 	@bash $(KERNEL_SCRIPT)
@@ -56,6 +58,7 @@ module:
 # What tests/vm/vm-run puts into the guest: static tools and, for a patched
 # KDIR, the module.
 vm-prereqs: userspace
+	@$(CC) -static -O2 -std=c11 -Wall -Wextra -Werror -o $(BUILD)/bin/strider tests/guest/strider.c
 	@if [ -f $(KDIR)/.config ] && grep -q '^CONFIG_READAHEAD_POLICY=y' $(KDIR)/.config; then \
 		$(MAKE) -s -C $(KDIR) M=$(TOP) modules; \
 	fi
@@ -83,6 +86,27 @@ fuzz:
 
 install: userspace
 	@$(MAKE) -s -C userspace BUILD=$(BUILD) install
+
+# The Debian packages (debian/), built from a copy of the tree without
+# build/ and build products, so the output lands in build/deb/ and not in
+# the checkout's parent directory.
+DEB_DIR := $(BUILD)/deb
+deb:
+	@command -v dpkg-buildpackage >/dev/null && command -v dh_dkms >/dev/null && command -v lintian >/dev/null || \
+		{ echo "make deb needs: apt-get install build-essential debhelper dh-dkms lintian" >&2; exit 1; }
+	@rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/src/rapolicy
+	@tar -C $(TOP) --exclude=./build --exclude=./.git --exclude='*.o' --exclude='*.ko' \
+		--exclude='.*.cmd' --exclude='*.mod' --exclude='*.mod.c' --exclude=Module.symvers \
+		--exclude=modules.order -cf - . | tar -C $(DEB_DIR)/src/rapolicy -xf -
+	@cd $(DEB_DIR)/src/rapolicy && dpkg-buildpackage -us -uc -b >$(DEB_DIR)/build.log 2>&1 || \
+		{ tail -n 30 $(DEB_DIR)/build.log >&2; echo "dpkg-buildpackage failed; log in $(DEB_DIR)/build.log" >&2; exit 1; }
+	@mv $(DEB_DIR)/src/*.deb $(DEB_DIR)/src/*.changes $(DEB_DIR)/src/*.buildinfo $(DEB_DIR)/
+	@rm -rf $(DEB_DIR)/src
+	@lintian --fail-on error $(DEB_DIR)/*.changes | tee $(DEB_DIR)/lintian.txt
+	@ls $(DEB_DIR)/*.deb
+
+kernel-deb:
+	@bash tests/kernel/kernel-deb.sh
 
 clean:
 	rm -rf $(BUILD)

@@ -81,8 +81,12 @@ static bool rap_mmap_ra(const struct ra_policy_fault *fault,
 	};
 	const struct rap_fault f = {
 		.point = fault->point,
+		.sized = fault->sized,
 		.kind = rap_mapping_kind(fault->sync_point),
 		.thp_order = fault->thp_order,
+		.max_order = min_t(unsigned int,
+				   mapping_max_folio_order(fault->file->f_mapping),
+				   get_order(SZ_2M)),
 		.ra_start = fault->ra_start,
 		.ra_size = fault->ra_size,
 		.ra_order = fault->ra_order,
@@ -100,7 +104,11 @@ static bool rap_mmap_ra(const struct ra_policy_fault *fault,
 	if (fault->point >= RA_POLICY_NR_POINTS)
 		return false;
 	rap_settings_read(arm, &s);
-	replaced = rap_decide_window(&s, &f, &view, win, &did);
+	did = 0;
+	replaced = s.streams == RAP_STREAMS_ON &&
+		   rap_tracker_mmap_ra(fault, &f, &view, win, arm);
+	if (!replaced)
+		replaced = rap_decide_window(&s, &f, &view, win, &did);
 	rap_count_window(arm, fault->point, did);
 	return replaced;
 }
@@ -143,6 +151,7 @@ static int __init rapolicy_init(void)
 {
 	int err;
 
+	rap_tracker_init();
 	err = rap_stats_init();
 	if (err)
 		return err;

@@ -21,7 +21,9 @@ static unsigned int rap_lowest_order(unsigned long x)
  * Whether a miss at @index, right below @nr cached pages and right above
  * @nr uncached ones, comes from a stream that runs towards lower offsets.
  * Requiring the folio below to be uncached too keeps a hole between two
- * cached ranges a plain miss (seed 000 v2, filemap_descending()).
+ * cached ranges a plain miss: filemap_descending() of "mm/filemap: read
+ * ahead for mmap readers that move backwards" v2, thread of
+ * https://lore.kernel.org/r/20261022-bug-mm-mmap-readahead-descending-v1-0-6d08b34862f2@gmail.com
  */
 bool rap_descending(const struct rap_cache_view *view, pgoff_t index,
 		    unsigned long nr)
@@ -107,7 +109,7 @@ static bool rap_window_below(pgoff_t top, unsigned long size,
 /*
  * descending_thp: on a VM_HUGEPAGE miss that reads two folios, when the
  * stream descends, read the faulting folio and the one below instead of
- * the one above: "folio" with no readahead marker (seed 000 patch 2),
+ * the one above: "folio" with no readahead marker (patch 2 of the series above),
  * "stream", only when the fault entered its folio from above, with the
  * marker on the folio below, so the stream continues asynchronously
  * (rap_descending_async()).
@@ -152,7 +154,7 @@ static bool rap_window_to_fault(const struct rap_fault *f,
 				stream ? RAP_MARK_BELOW_FAULT : 0, win);
 }
 
-/* descending_seq: VM_SEQ_READ misses (seed 000 patch 3: "window") */
+/* descending_seq: VM_SEQ_READ misses ("window": patch 3 of that series) */
 static bool rap_descending_seq(const struct rap_settings *s,
 			       const struct rap_fault *f,
 			       const struct rap_cache_view *view,
@@ -237,8 +239,8 @@ static bool rap_descending_async(const struct rap_settings *s,
 		size = size < unit ? unit : size & ~(unit - 1);
 		align = unit;
 	} else {
-		if (order > f->thp_order)
-			order = f->thp_order;
+		if (order > f->max_order)
+			order = f->max_order;
 		/* as page_cache_async_ra(): no larger than ra_pages allows */
 		align = 1UL << order;
 		while (align > 1 && (max & (align - 1)))
@@ -250,7 +252,8 @@ static bool rap_descending_async(const struct rap_settings *s,
 /*
  * sync_mmap_order: read-around with folios of the fault-around order (or a
  * fixed order) without saving it in ra->order, so async readahead still
- * ramps up from its own order (seed 003).
+ * ramps up from its own order ("filemap: use high-order folios in filemap
+ * sync RA", https://lore.kernel.org/r/20260415192853.3470423-3-stepanov.anatoly@huawei.com).
  */
 unsigned int rap_sync_order(const struct rap_settings *s,
 			    unsigned long fault_around_pages)
@@ -282,7 +285,9 @@ static bool rap_sync_mmap_order(const struct rap_settings *s,
  * vma_limit: bound mmap readahead at the end of the VMA. "always" does so
  * for every read (7b32f64bc512); "near_end" only when the fault is within
  * ra_pages of the VMA end, so a stream crossing mprotect()-split VMAs of
- * one file keeps its async readahead (seed 002). Returns RAP_DID_* bits.
+ * one file keeps its async readahead (the conditional limit of
+ * https://lore.kernel.org/r/20260727014610.3479784-1-zhangbo56@xiaomi.com).
+ * Returns RAP_DID_* bits.
  */
 static unsigned int rap_vma_limit(const struct rap_settings *s,
 				  const struct rap_fault *f,
@@ -326,8 +331,7 @@ bool rap_decide_window(const struct rap_settings *s, const struct rap_fault *f,
 		       const struct rap_cache_view *view,
 		       struct ra_policy_window *win, unsigned int *decisions)
 {
-	bool sized = f->point != RA_POLICY_SYNC_SEQ &&
-		     f->point != RA_POLICY_ASYNC;
+	bool sized = f->sized;
 	bool replaced = false;
 
 	*decisions = 0;
@@ -361,7 +365,8 @@ bool rap_decide_window(const struct rap_settings *s, const struct rap_fault *f,
 
 /*
  * pmd_hit=on: a PMD mapping of the faulting address counts as an mmap hit
- * under the PTE path's rules (seed 000 patch 2); off keeps the stock rule
+ * under the PTE path's rules (patch 2 of the descending-readers series);
+ * off keeps the stock rule
  * that only PTE mappings count.
  */
 bool rap_decide_pmd_hit(const struct rap_settings *s, bool eligible)

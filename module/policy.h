@@ -26,6 +26,7 @@ enum rap_descending_seq { RAP_DESC_SEQ_OFF, RAP_DESC_SEQ_WINDOW,
 			  RAP_DESC_SEQ_STREAM };
 enum rap_descending_around { RAP_DESC_AROUND_OFF, RAP_DESC_AROUND_WINDOW,
 			     RAP_DESC_AROUND_STREAM };
+enum rap_streams { RAP_STREAMS_OFF, RAP_STREAMS_ON };
 enum rap_vma_limit { RAP_VMA_LIMIT_NONE, RAP_VMA_LIMIT_ALWAYS,
 		     RAP_VMA_LIMIT_NEAR_END };
 /* sync_mmap_order: off, fault_around, or RAP_SYNC_ORDER_BASE + order */
@@ -57,9 +58,13 @@ enum rap_mapping_kind {
 
 struct rap_fault {
 	enum ra_policy_point point;
+	/* the window offered is the one the kernel reads (struct ra_policy_fault) */
+	bool sized;
 	enum rap_mapping_kind kind;
 	/* folio order of RAP_MAP_THP reads: the mapping's largest, <= PMD */
 	unsigned int thp_order;
+	/* the largest folio order of the mapping, at most PMD order */
+	unsigned int max_order;
 	pgoff_t ra_start;		/* the file's last window: ra->start, */
 	unsigned long ra_size;		/* ra->size */
 	unsigned int ra_order;		/* and ra->order */

@@ -48,6 +48,13 @@ void rap_settings_read(enum rap_arm arm, struct rap_settings *s);
 int rap_sysfs_init(void);
 void rap_sysfs_exit(void);
 
+/* tracker.c */
+void rap_tracker_init(void);
+bool rap_tracker_mmap_ra(const struct ra_policy_fault *fault,
+			 const struct rap_fault *f,
+			 const struct rap_cache_view *view,
+			 struct ra_policy_window *win, enum rap_arm arm);
+
 /* ab.c */
 enum rap_arm rap_arm_of(const struct file *file);
 extern const struct attribute_group rap_ab_group;

@@ -45,6 +45,9 @@ RAP_POLICY(sync_mmap_order, 1,
 RAP_POLICY(descending_around, 0,
 	   "read-around below descending misses",
 	   "off", "window", "stream")
+RAP_POLICY(streams, 0,
+	   "the stream tracker: several streams per file, either direction, strided",
+	   "off", "on")
 
 RAP_STAT(sync_miss, "synchronous mmap misses (major faults)")
 RAP_STAT(sync_thp, "misses offered a window, VM_HUGEPAGE")
@@ -61,6 +64,10 @@ RAP_STAT(vma_clamp, "windows that the VMA bound cut short")
 RAP_STAT(order_raise, "read-around windows with a raised folio order")
 RAP_STAT(pmd_hit, "PMD mappings counted as mmap hits")
 RAP_STAT(pages_read, "pages that mmap readahead added to the page cache")
+RAP_STAT(stream_sync, "windows the stream tracker read on a miss")
+RAP_STAT(stream_async, "windows the stream tracker read on a hit of its marker")
+RAP_STAT(stream_lookups, "readahead decisions the stream tracker took part in")
+RAP_STAT(stream_cost, "nanoseconds the stream tracker spent on them (local_clock())")
 
 #undef RAP_POLICY
 #undef RAP_STAT

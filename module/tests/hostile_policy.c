@@ -25,7 +25,7 @@ enum rap_hostile_mode {
 	HOSTILE_ASYNC_OVER,	/* async_size larger than size */
 	HOSTILE_ORDER,		/* order 200, saved and one-off */
 	HOSTILE_MAX_INDEX_ZERO,	/* bound every read at index 0 */
-	HOSTILE_WHOLE_FILE,	/* the whole file, around any VMA */
+	HOSTILE_WHOLE_FILE,	/* the whole file, around any VMA, marked */
 };
 
 static const char * const rap_hostile_modes[] = {
@@ -81,7 +81,7 @@ static bool rap_hostile_ra(const struct ra_policy_fault *fault,
 	case HOSTILE_WHOLE_FILE:
 		win->start = 0;
 		win->size = eof;
-		win->async_size = 0;
+		win->async_size = eof / 4;
 		return true;
 	default:
 		return false;

@@ -70,11 +70,18 @@ static struct ra_policy_window rap_thp_window(pgoff_t index, bool rand)
 	return win;
 }
 
+/* The kernel's rule: SYNC_SEQ and ASYNC size their window later */
+static bool rap_kernel_sized(enum ra_policy_point point)
+{
+	return point != RA_POLICY_SYNC_SEQ && point != RA_POLICY_ASYNC;
+}
+
 static struct rap_fault rap_fault_at(enum ra_policy_point point,
 				     pgoff_t index)
 {
 	struct rap_fault f = {
 		.point = point,
+		.sized = rap_kernel_sized(point),
 		.index = index,
 		.vma_start = 0,
 		.vma_end = RAP_FAKE_PAGES,
@@ -172,7 +179,7 @@ static void rap_case_descending_thp_keeps_hole_one_folio(struct rap_test *t)
 	struct ra_policy_window dflt = win;
 	unsigned int did;
 
-	/* an uncached 2 MiB hole between two cached ranges (seed 000) */
+	/* an uncached 2 MiB hole between two cached ranges */
 	memset(&c, 0, sizeof(c));
 	rap_fake_fill(&c, 0, idx - 1);
 	rap_fake_fill(&c, idx + RAP_THP_NR, 8 * RAP_THP_NR - 1);
@@ -204,6 +211,7 @@ static void rap_case_descending_thp_only_when_asked(struct rap_test *t)
 	RAP_EXPECT(t, rap_windows_equal(&win, &dflt));
 	/* only the VM_HUGEPAGE point */
 	f.point = RA_POLICY_SYNC_AROUND;
+	f.sized = rap_kernel_sized(RA_POLICY_SYNC_AROUND);
 	win = rap_thp_window(idx, false);
 	dflt = win;
 	RAP_EXPECT_FALSE(t, rap_decide_window(&on, &f, &v, &win, &did));
@@ -313,6 +321,7 @@ static void rap_case_vma_limit_always(struct rap_test *t)
 
 	/* the async point, far from the end: bounded all the same */
 	f.point = RA_POLICY_ASYNC;
+	f.sized = rap_kernel_sized(RA_POLICY_ASYNC);
 	f.index = 96;
 	win = rap_request_window(96);
 	rap_decide_window(&s, &f, &v, &win, &did);
@@ -321,6 +330,7 @@ static void rap_case_vma_limit_always(struct rap_test *t)
 
 	/* a window inside the VMA is bounded but not clamped */
 	f.point = RA_POLICY_SYNC_THP;
+	f.sized = rap_kernel_sized(RA_POLICY_SYNC_THP);
 	f.vma_end = 4 * RAP_THP_NR;
 	win = rap_thp_window(0, false);
 	rap_decide_window(&s, &f, &v, &win, &did);
@@ -343,7 +353,7 @@ static void rap_case_vma_limit_near_end(struct rap_test *t)
 	struct ra_policy_window win = rap_request_window(896);
 	unsigned int did;
 
-	/* seed 002: ra_pages 128, VMA 0-1023, async at 896: not limited */
+	/* the conditional limit's example: ra_pages 128, VMA 0-1023, async at 896 */
 	memset(&c, 0, sizeof(c));
 	f.ra_pages = 128;
 	f.vma_end = 1024;
@@ -361,6 +371,7 @@ static void rap_case_vma_limit_near_end(struct rap_test *t)
 	f.vma_end = 4096 + 512;
 	f.index = 4096 + 500;
 	f.point = RA_POLICY_SYNC_AROUND;
+	f.sized = rap_kernel_sized(RA_POLICY_SYNC_AROUND);
 	win = (struct ra_policy_window){ .start = 4096 + 436, .size = 128,
 					 .async_size = 32,
 					 .max_index = RAP_NO_BOUND };
@@ -420,10 +431,12 @@ static void rap_case_sync_mmap_order(struct rap_test *t)
 	/* only read-around: not THP, SEQ, EXEC or async */
 	f.fault_around_pages = 16;
 	f.point = RA_POLICY_SYNC_EXEC;
+	f.sized = rap_kernel_sized(RA_POLICY_SYNC_EXEC);
 	RAP_EXPECT_FALSE(t, rap_decide_window(&s, &f, &v, &win, &did));
 	/* off */
 	s.sync_mmap_order = RAP_SYNC_ORDER_OFF;
 	f.point = RA_POLICY_SYNC_AROUND;
+	f.sized = rap_kernel_sized(RA_POLICY_SYNC_AROUND);
 	RAP_EXPECT_FALSE(t, rap_decide_window(&s, &f, &v, &win, &did));
 	s.sync_mmap_order = RAP_SYNC_ORDER_FAULT_AROUND;
 	RAP_EXPECT_EQ(t, rap_sync_order(&s, 32), 5);
@@ -498,7 +511,8 @@ static struct rap_fault rap_async_at(enum rap_mapping_kind kind, pgoff_t index,
 	struct rap_fault f = rap_fault_at(RA_POLICY_ASYNC, index);
 
 	f.kind = kind;
-	f.thp_order = RAP_THP_ORDER;
+	f.thp_order = kind == RAP_MAP_THP ? RAP_THP_ORDER : 0;
+	f.max_order = RAP_THP_ORDER;
 	f.ra_start = ra_start;
 	f.ra_size = ra_size;
 	return f;
@@ -637,7 +651,7 @@ static void rap_case_stream_ramps_order_aligned(struct rap_test *t)
 	RAP_EXPECT_EQ(t, win.start, 4928);
 	RAP_EXPECT_EQ(t, win.size, 5003 - 4928);
 	/* a mapping without large folios stays at order 0 */
-	f.thp_order = 0;
+	f.max_order = 0;
 	win = rap_request_window(f.index);
 	RAP_EXPECT(t, rap_decide_window(&s, &f, &v, &win, &did));
 	RAP_EXPECT_EQ(t, win.order, 0);
@@ -781,6 +795,7 @@ static void rap_case_around_window_below(struct rap_test *t)
 	/* only read-around: not VM_EXEC */
 	rap_fake_fill(&c, 5001, 6000);
 	f.point = RA_POLICY_SYNC_EXEC;
+	f.sized = rap_kernel_sized(RA_POLICY_SYNC_EXEC);
 	RAP_EXPECT_FALSE(t, rap_decide_window(&s, &f, &v, &win, &did));
 }
 

@@ -4,6 +4,8 @@
 # policy that tries to change ra->size or the fault does not build. A good
 # policy built the same way shows that the failures are the contract's.
 set -uo pipefail
+# ASCII quotes in the compiler's messages
+export LANG=C LC_CTYPE=C LC_MESSAGES=C
 top=$(cd "$(dirname "$0")/../.." && pwd)
 kdir=$(bash "$top/tests/kernel/build-kernel.sh") || { echo "not ok 1 - patched kernel tree"; exit 1; }
 work=$(mktemp -d)
@@ -64,7 +66,7 @@ else
 	sed 's/^/# /' "$work/good/log"
 	tap 1 "a policy that only returns a window builds"
 fi
-expect_fail write_ra 'fault->ra->size = 0;' "has no member named 'ra'"
+expect_fail write_ra 'fault->ra->size = 0;' "has no member named .ra."
 expect_fail write_snapshot 'fault->ra_size = 0;' "read-only"
 expect_fail write_vma 'fault->vma->vm_pgoff = 0;' "read-only"
-expect_fail write_vmf 'fault->vmf->pgoff = 0;' "has no member named 'vmf'"
+expect_fail write_vmf 'fault->vmf->pgoff = 0;' "has no member named .vmf."

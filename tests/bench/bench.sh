@@ -9,7 +9,8 @@
 #
 # The matrix (workloads, sizes, settings) is tests/bench/matrix; the guest
 # side is tests/guest/bench.sh; the doc is written by tests/bench/report.awk
-# and the plots by tests/bench/*.gp (gnuplot).
+# and the plots by tests/bench/*.gp (gnuplot).  A last boot runs the real
+# clients (tests/bench/clients.sh) for the doc's "Real clients" section.
 #
 # --smoke: the workloads of tests/bench/smoke.cells at small sizes, each
 # setting once, no throttle, one repetition, patched kernel only; prints
@@ -185,6 +186,42 @@ render() {
 	fi
 	rm -f "$svgdir"/*.dat "$svgdir"/*.colors
 	[ "$smoke" = 1 ] || cp "$work/results.txt" "$svgdir/results.txt"
+	# the real clients' section (tests/bench/clients.sh), if they ran
+	[ "$smoke" = 1 ] || bash "$bench/clients.sh" --insert "$doc"
+	[ "$smoke" = 1 ] || tracker_section
+}
+
+# The stream tracker's cost (tests/guest/tracker_cost.sh), if it ran:
+# inserted before "## All cells", or at the end
+tracker_section() {
+	local log=$work/vm-tracker.log sec=$work/tracker.md
+	grep -q '^cost tracker ' "$log" 2>/dev/null || return 0
+	awk '$1 == "cost" && ($2 == "off" || $2 == "on") { f[$2] = $4; ns[$2] = $6 }
+	$1 == "cost" && $2 == "tracker" {
+		l = $4; t = $6; d = $8; pf = $10 }
+	END {
+		print "## The stream tracker'"'"'s cost"
+		print ""
+		print "A random reader (64 MiB, `random:20`, read_ahead_kb 128, cold), which"
+		print "the tracker must leave as stock, with the module loaded: every policy"
+		print "off, then `streams=on` alone (tests/guest/tracker_cost.sh, 5 walks"
+		print "each, alternating). Wall time per fault is the median walk'"'"'s; the"
+		print "tracker'"'"'s own time is `stats/stream_cost` (local_clock() around each"
+		print "decision), over its decisions and over the major faults of the walks."
+		print "Read-around stops asking after MMAP_LOTSAMISS misses, so it decides"
+		print "about a hundred times per walk."
+		print ""
+		print "| setting | major faults | wall ns per fault |"
+		print "|---|---:|---:|"
+		printf "| streams=off | %s | %s |\n", f["off"], ns["off"]
+		printf "| streams=on | %s | %s |\n", f["on"], ns["on"]
+		print ""
+		printf "The tracker itself: %s decisions, %s ns each, %s ns per major fault.\n", l, d, pf
+		print ""
+	}' "$log" >"$sec"
+	awk -v sec="$sec" '/^## All cells/ && !done { while ((getline l < sec) > 0) print l; done = 1 }
+		{ print } END { if (!done) while ((getline l < sec) > 0) print l }' "$doc" >"$doc.tmp" &&
+		mv "$doc.tmp" "$doc"
 }
 
 if [ "$report_only" = 1 ]; then
@@ -233,11 +270,11 @@ sample_host &
 sampler=$!
 rc=0
 if [ "$stock" = 1 ]; then
-	log "boot 1/2: stock 7.3.4, no hooks (the neutrality column)"
+	log "boot 1/3: stock 7.3.4, no hooks (the neutrality column)"
 	run_vm 7.3.4 --stock || rc=$?
 	[ "$rc" = 0 ] || die "the stock 7.3.4 run failed (status $rc); log in $work/vm-7.3.4.log"
 fi
-[ "$smoke" = 1 ] || log "boot $((stock + 1))/$((stock + 1)): patched 7.3.4 with rapolicy, every setting"
+[ "$smoke" = 1 ] || log "boot $((stock + 1))/$((stock + 2)): patched 7.3.4 with rapolicy, every setting"
 run_vm patched || rc=$?
 meta total_seconds "$(($(date +%s) - start))"
 stop_sampler
@@ -247,6 +284,14 @@ meta host_samples "$(awk '{ n++; if ($1 > 1) busy++; if ($2 > max) max = $2 }
 
 if [ "$smoke" = 0 ]; then
 	[ "$rc" = 0 ] || die "the patched run failed (status $rc); log in $work/vm-patched.log"
+	log "boot $((stock + 2))/$((stock + 2)): real clients (LMDB, a tensor loader, sqlite3) under stock, seed and best"
+	rm -f "$work/clients.txt"
+	bash "$bench/clients.sh" --iops "$IOPS" --bps "$BPS" ||
+		log "the real-client run failed: no real-client table (log in $work/vm-clients.log)"
+	log "the stream tracker's cost per fault"
+	"$top/tests/vm/vm-run" --mem 1024 --add "$top/tests/guest" -- \
+		sh /add/guest/tracker_cost.sh >"$work/vm-tracker.log" 2>&1 ||
+		log "the tracker cost run failed (log in $work/vm-tracker.log)"
 	render || die "report failed"
 	log "wrote $doc and $svgdir/ in $(($(date +%s) - start)) s"
 	exit 0

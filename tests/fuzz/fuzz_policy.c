@@ -150,9 +150,11 @@ static void decode_kernel(struct fz *fz, struct input *in)
 	uint8_t fa = fz_u8(fz);
 
 	f->point = fz_u8(fz) % RA_POLICY_NR_POINTS;
+	f->sized = f->point != RA_POLICY_SYNC_SEQ && f->point != RA_POLICY_ASYNC;
 	f->kind = f->point == RA_POLICY_ASYNC ? (enum rap_mapping_kind)(fz_u8(fz) % 4) :
 		  kind_of_point[f->point];
 	f->thp_order = fz_u8(fz) % (MAX_ORDER_K + 1);
+	f->max_order = f->thp_order;
 	in->nr = 1UL << f->thp_order;
 	in->file_pages = 1 + fz_scaled(fz) % MAX_INDEX_K;
 	f->index = fz_scaled(fz) % in->file_pages;
@@ -172,8 +174,10 @@ static void decode_wide(struct fz *fz, struct input *in)
 	struct ra_policy_window *w = &in->def;
 
 	f->point = fz_u8(fz) % RA_POLICY_NR_POINTS;
+	f->sized = f->point != RA_POLICY_SYNC_SEQ && f->point != RA_POLICY_ASYNC;
 	f->kind = (enum rap_mapping_kind)(fz_u8(fz) % 4);
 	f->thp_order = fz_u8(fz) % 64;
+	f->max_order = fz_u8(fz) % 64;
 	in->nr = 1UL << f->thp_order;
 	in->file_pages = ~0UL;
 	f->index = fz_u64(fz, 8);
@@ -276,7 +280,7 @@ static void check_descending(const struct input *in, const struct ra_policy_wind
 		FZ_CHECK(w->async_size == 1, "async window " WIN_FMT
 			 " not marked on its top folio", WIN_ARGS(w));
 		if (unit == 1) {
-			FZ_CHECK(w->order <= f->thp_order && w->order <= f->ra_order + 2,
+			FZ_CHECK(w->order <= f->max_order && w->order <= f->ra_order + 2,
 				 "async window " WIN_FMT " after order %u",
 				 WIN_ARGS(w), f->ra_order);
 			/*

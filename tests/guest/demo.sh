@@ -1,49 +1,93 @@
 #!/bin/sh
 # make demo, guest side: the seed's reverse walk under MADV_HUGEPAGE and
 # MADV_SEQUENTIAL (one byte per page, last page first, cold cache,
-# read_ahead_kb 8192) with every policy off (stock) and with the seed
-# policies on, as a table.
+# read_ahead_kb 8192), and one real client (an LMDB reverse cursor scan,
+# tests/clients/lmdb_scan.c, when /add/clients is there), each under
+# profiles stock, seed and best, side by side.
+# shellcheck source=tests/guest/lib.sh source-path=SCRIPTDIR/../..
 . "$(dirname "$0")/lib.sh"
 
 HUGE_SIZE=${HUGE_SIZE:-512M}
 SEQ_SIZE=${SEQ_SIZE:-256M}
+LMDB_MIB=${LMDB_MIB:-256}
+LMDB_RA=${LMDB_RA:-128}
+PROFILES="stock seed best"
+C=/add/clients
 
 modprobe rapolicy || { echo "demo: cannot load rapolicy"; exit 1; }
-echo "rapolicy $(cat $RAPOLICY_SYSFS/version) on $(uname -r); read_ahead_kb 8192"
-echo "files: $HUGE_SIZE (MADV_HUGEPAGE), $SEQ_SIZE (MADV_SEQUENTIAL) on ext4/virtio-blk"
+echo "rapolicy $(cat "$RAPOLICY_SYSFS/version") on $(uname -r)"
+echo "files: $HUGE_SIZE (MADV_HUGEPAGE), $SEQ_SIZE (MADV_SEQUENTIAL) on ext4/virtio-blk, read_ahead_kb 8192"
 
-seed_profile() {
-	set_policy descending_thp folio && set_policy pmd_hit on &&
-		set_policy descending_seq window
+profile() {
+	rapolicyctl profile stock >/dev/null && rapolicyctl profile "$1" >/dev/null
 }
 
-# run LABEL ADVICE SIZE PROFILE: one walk, one table row saved in $rows
+# row LABEL PROFILE MAJOR SECTORS MS: one cell of the table, kept in $rows
 rows=""
-run() {
-	file=$(testfile "$3") || exit 1
-	all_policies_off || exit 1
-	[ "$4" = seed ] && { seed_profile || exit 1; }
-	echo "... $1, policies $4" >&2
-	walk "$2" reverse "$file" || exit 1
-	ms=$(report wall_ms)
-	rows="$rows$1 $4 $walk_major $((walk_sectors / 2048)) $walk_ios $ms
+row() {
+	rows="$rows$1 $2 $3 $(($4 / 2048)) $5
 "
 }
 
-run "reverse/MADV_HUGEPAGE/$HUGE_SIZE" huge "$HUGE_SIZE" stock
-run "reverse/MADV_HUGEPAGE/$HUGE_SIZE" huge "$HUGE_SIZE" seed
-run "reverse/MADV_SEQUENTIAL/$SEQ_SIZE" seq "$SEQ_SIZE" stock
-run "reverse/MADV_SEQUENTIAL/$SEQ_SIZE" seq "$SEQ_SIZE" seed
-all_policies_off
+# walkrow LABEL ADVICE SIZE PROFILE: one rawalk walk
+walkrow() {
+	file=$(testfile "$3") || exit 1
+	profile "$4" || exit 1
+	echo "... $1, profile $4" >&2
+	walk "$2" reverse "$file" || exit 1
+	row "$1" "$4" "$walk_major" "$walk_sectors" "$(report wall_ms)"
+}
+
+# lmdbrow LABEL PROFILE: LMDB's reverse cursor scan on a cold cache
+lmdbrow() {
+	profile "$2" || exit 1
+	echo "$LMDB_RA" >/sys/block/vda/queue/read_ahead_kb
+	echo "... $1, profile $2" >&2
+	out=$("$C/bin/measure" --cold --out /dev/null -- \
+		"$C/bin/lmdb_scan" scan "$SCRATCH/lmdb" reverse) || exit 1
+	row "$1" "$2" "$(echo "$out" | sed -n 's/^major_faults: //p')" \
+		"$(echo "$out" | sed -n 's/^sectors_read: //p')" \
+		"$(echo "$out" | sed -n 's/^wall_ms: //p' | cut -d. -f1)"
+}
+
+for p in $PROFILES; do
+	walkrow "reverse/MADV_HUGEPAGE/$HUGE_SIZE" huge "$HUGE_SIZE" "$p"
+done
+for p in $PROFILES; do
+	walkrow "reverse/MADV_SEQUENTIAL/$SEQ_SIZE" seq "$SEQ_SIZE" "$p"
+done
+if [ -x "$C/bin/lmdb_scan" ]; then
+	mkdir -p "$SCRATCH/lmdb"
+	"$C/bin/lmdb_scan" fill "$SCRATCH/lmdb" "$LMDB_MIB" >/dev/null || exit 1
+	for p in $PROFILES; do
+		lmdbrow "LMDB-reverse-cursor/${LMDB_MIB}M/ra$LMDB_RA" "$p"
+	done
+fi
+rapolicyctl profile stock >/dev/null
 
 echo
-printf '%-30s %-8s %12s %8s %8s %10s %8s\n' workload policies "major faults" "MiB read" "I/Os" "wall ms" "ratio"
+printf '%-36s %26s %18s %24s %8s\n' workload "major faults stock/seed/best" "MiB read" "wall ms stock/seed/best" "best"
 echo "$rows" | awk '
-NF == 6 {
-	if ($2 == "stock") base[$1] = $6
-	ratio = ($2 == "stock" || $6 == 0) ? "1.00x" : sprintf("%.1fx", base[$1] / $6)
-	printf "%-30s %-8s %12d %8d %8d %10d %8s\n", $1, $2, $3, $4, $5, $6, ratio
+NF == 5 {
+	if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 }
+	maj[$1, $2] = $3; mib[$1, $2] = $4; ms[$1, $2] = $5
+}
+END {
+	for (i = 1; i <= n; i++) {
+		w = order[i]
+		sp = (ms[w, "best"] > 0) ? sprintf("%.1fx", ms[w, "stock"] / ms[w, "best"]) : "-"
+		printf "%-36s %26s %18s %24s %8s\n", w,
+			maj[w, "stock"] " / " maj[w, "seed"] " / " maj[w, "best"],
+			mib[w, "stock"] "/" mib[w, "seed"] "/" mib[w, "best"],
+			sprintf("%.0f / %.0f / %.0f", ms[w, "stock"], ms[w, "seed"], ms[w, "best"]), sp
+	}
 }'
 echo
-echo "policies seed = descending_thp=folio pmd_hit=on descending_seq=window;"
-echo "ratio = stock wall time / this row's wall time (TCG: CPU-bound, indicative only)."
+echo "profiles (rapolicyctl profile NAME):"
+# `rapolicyctl profile` lists them: "  NAME   what it is: POLICY=VALUE ..."
+for p in seed best; do
+	echo "  $p = $(rapolicyctl profile 2>/dev/null | sed -n "s/^ *${p} .*: //p" | head -n 1)"
+done
+echo "best = stock wall time / best's (TCG: CPU-bound, indicative only)."
+[ ! -x "$C/bin/lmdb_scan" ] ||
+	echo "LMDB: tests/clients/lmdb_scan.c, MDB_LAST then MDB_PREV over a ${LMDB_MIB} MiB database, read_ahead_kb $LMDB_RA."

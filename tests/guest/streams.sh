@@ -54,8 +54,11 @@ for advice in huge normal; do
 	tap $? "stream: $advice memcpy 512M within 2 faults of memcpy-forward ($walk_major, $fwd_major), read once"
 done
 
-# No regression where descending detection must not fire: seed 000's other
-# access patterns. Faults may only drop (at most +1% or +3), MiB within 1%.
+# No regression where descending detection must not fire: the seed's
+# other access patterns. Faults may only drop (at most +1% or +3), MiB
+# within 1%. In a memcg, reclaim makes stock's own counts vary from run to
+# run (2% seen): there stock walks before and after best, and best must
+# stay within 1% of the range the two stock walks span.
 g=$(testfile 256M)
 for c in normal:random:1 huge:random:1 normal:stride:64 huge:random:5:memcg; do
 	advice=${c%%:*} rest=${c#*:}
@@ -65,13 +68,21 @@ for c in normal:random:1 huge:random:1 normal:stride:64 huge:random:5:memcg; do
 	esac
 	all_policies_off
 	walk "$advice" "$pattern" "$g" $opt
-	m0=$walk_major s0=$walk_sectors
+	m0=$walk_major s0=$walk_sectors m1=$walk_major s1=$walk_sectors
 	best
 	walk "$advice" "$pattern" "$g" $opt
-	echo "# $advice $pattern $opt: off $m0 majflt $s0 sectors; best $walk_major, $walk_sectors"
-	ds=$((walk_sectors - s0))
-	[ "$walk_major" -le $((m0 + m0 / 100 + 3)) ] &&
-		[ "${ds#-}" -le $((s0 / 100 + SECTOR_SLACK)) ]
+	mb=$walk_major sb=$walk_sectors
+	if [ -n "$opt" ]; then
+		all_policies_off
+		walk "$advice" "$pattern" "$g" $opt
+		m1=$walk_major s1=$walk_sectors
+	fi
+	[ "$m1" -gt "$m0" ] && m0=$m1
+	[ "$s1" -lt "$s0" ] && { t=$s0 s0=$s1 s1=$t; }
+	echo "# $advice $pattern $opt: off $m0 majflt $s0..$s1 sectors; best $mb, $sb"
+	[ "$mb" -le $((m0 + m0 / 100 + 3)) ] &&
+		[ "$sb" -ge $((s0 - s0 / 100 - SECTOR_SLACK)) ] &&
+		[ "$sb" -le $((s1 + s1 / 100 + SECTOR_SLACK)) ]
 	tap $? "stream: no regression for $advice $pattern${opt:+ in a 128 MiB memcg}"
 done
 all_policies_off

@@ -9,8 +9,8 @@ modprobe rapolicy || { tap 1 "load rapolicy"; exit 1; }
 all_policies_off
 rapolicyctl status >/tmp/status.out
 tap $? "rapolicyctl status with the module loaded"
-grep -q "descending_thp" /tmp/status.out
-tap $? "status lists the policies"
+grep -q "^descending_around " /tmp/status.out && grep -qx "profile: stock" /tmp/status.out
+tap $? "status lists the policies and names the stock profile"
 
 rapolicyctl set descending_thp=folio pmd_hit=on >/dev/null &&
 	grep -q "\[folio\]" "$RAPOLICY_SYSFS/descending_thp" &&
@@ -18,6 +18,8 @@ rapolicyctl set descending_thp=folio pmd_hit=on >/dev/null &&
 tap $? "rapolicyctl set writes the module's files"
 [ "$(rapolicyctl get descending_thp pmd_hit | tr '\n' ' ')" = "descending_thp=folio pmd_hit=on " ]
 tap $? "rapolicyctl get reads them back"
+[ "$(rapolicyctl get -n pmd_hit)" = on ]
+tap $? "get -n"
 
 rapolicyctl set vma_limit=always descending_seq=bogus 2>/tmp/err
 rc=$?
@@ -29,22 +31,74 @@ tap $? "the error names the allowed values ($(head -n 1 /tmp/err))"
 rapolicyctl set sync_mmap_order=99 2>/dev/null
 [ $? = 2 ] && grep -q "^\[off\]" "$RAPOLICY_SYSFS/sync_mmap_order"
 tap $? "an out-of-range order is refused"
+max=$(tr ' ' '\n' <"$RAPOLICY_SYSFS/sync_mmap_order" | tr -d '[]' | tail -n 1)
+rapolicyctl set sync_mmap_order="$max" >/dev/null && grep -q "\[$max\]" "$RAPOLICY_SYSFS/sync_mmap_order"
+tap $? "the largest order the module lists ($max) is taken"
 
-rapolicyctl profile stock >/dev/null &&
-	[ "$(rapolicyctl get | grep -vc '=off$\|=none$')" = 0 ]
-tap $? "profile stock turns every policy off"
-rapolicyctl stats --prometheus | grep -q '^rapolicy_sync_miss [0-9]'
-tap $? "stats --prometheus has the counters"
+# Profiles are absolute
+rapolicyctl profile seed >/dev/null && rapolicyctl profile best >/dev/null &&
+	[ "$(rapolicyctl get | tr '\n' ' ')" = "descending_thp=stream pmd_hit=off descending_seq=stream vma_limit=none sync_mmap_order=off descending_around=stream streams=on " ]
+tap $? "profile seed then best sets every policy as best says"
+rapolicyctl status | grep -qx "profile: best" && rapolicyctl profile verify best >/dev/null
+tap $? "status and profile verify: best"
+echo on >"$RAPOLICY_SYSFS/pmd_hit"
+rapolicyctl profile verify best >/tmp/out
+[ $? = 1 ] && rapolicyctl status | grep -qx "profile: custom (best but pmd_hit=on)"
+tap $? "a drift: profile verify exits 1, status says custom ($(cat /tmp/out))"
+
+# save and apply
+rapolicyctl save >/tmp/state.json
+tap $? "save"
+rapolicyctl profile stock >/dev/null && rapolicyctl apply /tmp/state.json >/dev/null &&
+	[ "$(rapolicyctl save)" = "$(cat /tmp/state.json)" ]
+tap $? "apply restores what save printed"
+echo '{"b": {"vma_limit": "sometimes"}}' >/tmp/bad.json
+rapolicyctl apply /tmp/bad.json 2>/dev/null
+[ $? = 2 ] && [ "$(rapolicyctl save)" = "$(cat /tmp/state.json)" ]
+tap $? "apply of a bad file: exit 2, nothing changed"
+rapolicyctl status --json | grep -q '"version"'
+tap $? "status --json"
+rapolicyctl profile stock >/dev/null
+
+rapolicyctl stats --prometheus >/tmp/prom
+grep -q '^rapolicy_sync_miss_total{arm="a"} [0-9]' /tmp/prom &&
+	grep -q '^rapolicy_pages_read_total{arm="b"} [0-9]' /tmp/prom && grep -qx 'rapolicy_up 1' /tmp/prom
+tap $? "stats --prometheus: _total counters per arm, rapolicy_up 1"
+rapolicyctl stats --interval 0.1 --count 1 | grep -qE '^20[0-9-]+T[0-9:]+Z B '
+tap $? "stats --interval: timestamped rows per arm"
 
 # rawalk's counts against the kernel's own: the guest runs nothing else.
 f=$(testfile 64M)
 maj0=$(vmstat pgmajfault) in0=$(vmstat pgpgin)
+rapolicyctl stats reset
 walk seq reverse "$f"
 maj1=$(vmstat pgmajfault) in1=$(vmstat pgpgin)
-echo "# rawalk: $walk_major majflt, $walk_sectors sectors; vmstat: $((maj1 - maj0)) pgmajfault, $((in1 - in0)) KiB pgpgin"
+rb=$(report read_bytes)
+echo "# rawalk: $walk_major majflt, $walk_sectors sectors, read_bytes $rb; vmstat: $((maj1 - maj0)) pgmajfault, $((in1 - in0)) KiB pgpgin"
 d=$((maj1 - maj0 - walk_major))
 [ $d -ge 0 ] && [ $d -le 4 ]
 tap $? "rawalk major_faults match /proc/vmstat pgmajfault (+$d for rawalk itself)"
 d=$((in1 - in0 - walk_sectors / 2))
 [ $d -ge 0 ] && [ $d -le 64 ]
 tap $? "rawalk sectors_read match /proc/vmstat pgpgin (+$d KiB)"
+pr=$(cat "$RAPOLICY_SYSFS/stats/a/pages_read")
+if [ -r /proc/self/io ]; then
+	[ "$rb" = "$(stat -c %s "$f")" ]
+	tap $? "rawalk read_bytes is the file, read once ($rb)"
+	[ $((pr * 4096)) -le "$rb" ] && [ "$pr" -gt 0 ]
+	tap $? "the module's pages_read ($pr pages) is at most what rawalk read"
+else
+	echo "ok $((tap_n + 1)) - rawalk read_bytes # SKIP no /proc/self/io (CONFIG_TASK_IO_ACCOUNTING)"
+	tap_n=$((tap_n + 1))
+	[ "$rb" = -1 ] && [ $((pr * 4096)) -le $((walk_sectors * 512)) ] && [ "$pr" -gt 0 ]
+	tap $? "read_bytes -1 without task I/O accounting; pages_read ($pr pages) at most the sectors read"
+fi
+
+rmmod rapolicy
+out=$(rapolicyctl stats --prometheus)
+rc=$?
+[ $rc = 0 ] && [ "$(echo "$out" | grep -v '^#')" = "rapolicy_up 0" ]
+tap $? "without the module: rapolicy_up 0, exit 0"
+rapolicyctl status 2>/tmp/err
+[ $? = 1 ] && grep -q "modprobe rapolicy" /tmp/err
+tap $? "status without the module: exit 1, what to do"

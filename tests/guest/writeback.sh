@@ -7,6 +7,8 @@
 . "$(dirname "$0")/lib.sh"
 
 f=$(testfile 8M) || { tap 1 "create 8M"; exit 1; }
+# ra_pages 32: read-around of the first page marks page 24
+echo 128 >/sys/block/vda/queue/read_ahead_kb
 
 # wbmark_run [STATS_FILE]: sets wb (wbmark's output); fails with it
 wbmark_run() {

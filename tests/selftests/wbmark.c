@@ -4,7 +4,8 @@
  * async readahead marker. PG_readahead is PG_reclaim, so the kernel must
  * not offer such a folio to a readahead policy, nor clear the flag.
  *
- * With FILE cold: fault its first page through a read-only MAP_SHARED
+ * With FILE cold (and read_ahead_kb small enough that read-around marks
+ * a page within its first 1024): fault its first page through a read-only MAP_SHARED
  * mapping, so read-around places its marker; find the marked page in
  * /proc/kpageflags (KPF_RECLAIM is the shared bit); pwrite() it and start
  * its writeback with sync_file_range(); while it is under writeback

@@ -6,6 +6,9 @@
 # kmemleak and dmesg checks (TAP).
 #
 #   STRESS_SECONDS=N   how long the load runs (boot and checks come on top)
+#   STRESS_KERNEL=release  the patched release kernel instead of the debug
+#                      one: the same load and checks but KASAN, lockdep and
+#                      kmemleak (make check runs this, see tests/run-all.sh)
 #   STRESS_WALKERS=N   concurrent rawalk walkers (default 4)
 #   STRESS_MEM=MB      guest memory (default 3072; KASAN's shadow is 1/8)
 #   STRESS_NEUTRAL="advice:pattern:size ..."  neutrality walks afterwards
@@ -19,6 +22,12 @@ cd "$top"
 
 seconds=${STRESS_SECONDS:-600}
 walkers=${STRESS_WALKERS:-4}
+kernel=${STRESS_KERNEL:-debug}
+case $kernel in
+debug) vmflags=(--debug) ;;
+release) vmflags=() ;;
+*) echo "STRESS_KERNEL must be debug or release" >&2; exit 2 ;;
+esac
 mem=${STRESS_MEM:-3072}
 [[ $seconds =~ ^[1-9][0-9]*$ ]] || { echo "STRESS_SECONDS must be a positive integer" >&2; exit 2; }
 [[ $walkers =~ ^[1-9][0-9]*$ ]] || { echo "STRESS_WALKERS must be a positive integer" >&2; exit 2; }
@@ -32,9 +41,10 @@ gcc -static -O2 -Wall -Wextra -Werror -o "$out/punch" tests/stress/punch.c
 timeout=$((seconds + 1200))
 start=$(date +%s)
 set +e
-tests/vm/vm-run --debug --mem "$mem" --cpus 2 \
+tests/vm/vm-run "${vmflags[@]}" --mem "$mem" --cpus 2 \
 	--timeout "$timeout" --add tests/guest --add "$out/punch" -- \
 	env STRESS_SECONDS="$seconds" STRESS_WALKERS="$walkers" STRESS_PUNCH=/add/punch \
+	STRESS_KERNEL="$kernel" \
 	STRESS_NEUTRAL="${STRESS_NEUTRAL:-}" \
 	sh /add/guest/stress.sh 2>&1 | tee "$out/stress.log"
 rc=${PIPESTATUS[0]}

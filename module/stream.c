@@ -1,0 +1,739 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rapolicy: the stream tracker (see stream.h). Builds in the kernel and on
+ * the host.
+ *
+ * The tracker sees misses (synchronous faults) and hits of the readahead
+ * markers it set. A stream is a run of misses a constant number of pages
+ * apart (the stride, either sign), or a run of misses that each continue
+ * the cached pages behind them in one direction (a dense reader whose
+ * readahead stock lost). From its fourth miss (fifth if dense) a stream
+ * reads ahead:
+ *
+ * - span: for a dense stream, or with VM_SEQ_READ a stride of at most
+ *   what stock reads on one miss, every page from the fault on in the
+ *   stream's direction, in windows that double up to the largest the
+ *   kernel takes; stock reads those spans too, one window per miss;
+ * - stride: otherwise the page of the stream's next touch, or with
+ *   VM_SEQ_READ the window stock would read at its next miss, read before
+ *   the reader gets there.
+ *
+ * Each window marks the folio of the first page the stream will touch in
+ * it; the hit of that marker reads the next window, so a stream costs the
+ * misses that detect it and no more.
+ */
+#include "stream.h"
+
+static unsigned long rap_div_up(unsigned long n, unsigned long d)
+{
+	return n / d + !!(n % d);
+}
+
+static bool rap_stream_key_eq(const struct rap_stream_key *a,
+			      const struct rap_stream_key *b)
+{
+	return a->inode == b->inode && a->ino == b->ino && a->dev == b->dev &&
+	       a->generation == b->generation;
+}
+
+/* The set of a file: a multiplicative hash of its key */
+u32 rap_stream_hash(const struct rap_stream_key *key)
+{
+	u64 h = (u64)key->inode ^ (key->ino * 0x9e3779b97f4a7c15ULL) ^
+		(key->dev << 32) ^ key->generation;
+
+	h *= 0xff51afd7ed558ccdULL;
+	return (u32)(h >> 32);
+}
+
+static void rap_stream_touch(struct rap_stream_set *set, struct rap_stream *s)
+{
+	s->age = ++set->clock;
+}
+
+/*
+ * An unused way, or else the least recently used stream that reads
+ * nothing ahead, or else the least recently used one: a stream reading
+ * ahead hears from its reader once a window, and a reader jumping
+ * elsewhere in between (a B-tree's scan visiting interior nodes) starts a
+ * stream on every jump.
+ */
+static struct rap_stream *rap_stream_victim(struct rap_stream_set *set)
+{
+	struct rap_stream *victim = NULL, *idle = NULL;
+	unsigned int i;
+
+	for (i = 0; i < RAP_STREAM_WAYS; i++) {
+		struct rap_stream *s = &set->way[i];
+
+		if (!s->used)
+			return s;
+		/* unsigned distance from the clock survives its wrap */
+		if (!victim || set->clock - s->age > set->clock - victim->age)
+			victim = s;
+		if (!s->marked &&
+		    (!idle || set->clock - s->age > set->clock - idle->age))
+			idle = s;
+	}
+	return idle ? idle : victim;
+}
+
+static unsigned long rap_absdiff(pgoff_t a, pgoff_t b)
+{
+	return a > b ? a - b : b - a;
+}
+
+/* How well a miss continues a stream: 0 not at all, higher is better */
+enum rap_stream_match {
+	RAP_MATCH_NONE,
+	RAP_MATCH_NEAR,		/* near a stream of one miss: a stride to try */
+	RAP_MATCH_DENSE,	/* continues the cached pages behind it */
+	RAP_MATCH_SHORT,	/* less than a stride on: the stride is shorter */
+	RAP_MATCH_SKIP,		/* a few strides on */
+	RAP_MATCH_STRIDE,	/* exactly one stride on */
+};
+
+/*
+ * Whether the pages next to the fault are cached, looked up once per
+ * fault, when a stream first asks: [0] below, [1] above; -1 not yet known
+ */
+struct rap_stream_nbr {
+	const struct rap_cache_view *view;
+	signed char cached[2];
+};
+
+static bool rap_stream_nbr_cached(struct rap_stream_nbr *nbr,
+				  const struct rap_stream_fault *f, bool above)
+{
+	if (nbr->cached[above] < 0)
+		nbr->cached[above] = above ?
+			f->index < ULONG_MAX &&
+			nbr->view->has_folio(nbr->view->ctx, f->index + 1) :
+			f->index > 0 &&
+			nbr->view->has_folio(nbr->view->ctx, f->index - 1);
+	return nbr->cached[above];
+}
+
+static enum rap_stream_match rap_stream_match(const struct rap_stream *s,
+					      const struct rap_stream_fault *f,
+					      struct rap_stream_nbr *nbr)
+{
+	unsigned long dist = rap_absdiff(f->index, s->last);
+	bool up = f->index > s->last;
+	bool forward = s->delta > 0;
+	unsigned long reach, step;
+
+	if (!s->used || !rap_stream_key_eq(&s->key, &f->key) || !dist)
+		return RAP_MATCH_NONE;
+	if (s->delta && (long)(f->index - s->last) == s->delta)
+		return RAP_MATCH_STRIDE;
+	/* a confirmed stream that lost its marker misses further on */
+	step = forward ? s->delta : -s->delta;
+	if (s->conf >= RAP_STREAM_CONFIRM && s->delta && up == forward &&
+	    !(dist % step) && dist / step <= RAP_STREAM_SKIP)
+		return RAP_MATCH_SKIP;
+	/*
+	 * A stream that reads one window per touch learnt its stride from
+	 * misses that stock's windows thinned out: a reader that misses
+	 * between them has the shorter stride.
+	 */
+	if (s->conf >= RAP_STREAM_CONFIRM && !s->span && up == forward &&
+	    dist < (unsigned long)(forward ? s->delta : -s->delta))
+		return RAP_MATCH_SHORT;
+	/*
+	 * A dense reader misses where the pages it came through end: the
+	 * page behind the fault is cached, the one ahead is not; as far on
+	 * as the largest window anyone read for it.
+	 */
+	reach = 2 * f->stock_pages + f->max_pages;
+	if (s->delta && (s->conf || s->dense) && up == forward &&
+	    dist <= reach && rap_stream_nbr_cached(nbr, f, !up) &&
+	    !rap_stream_nbr_cached(nbr, f, up))
+		return RAP_MATCH_DENSE;
+	if (s->conf < RAP_STREAM_CONFIRM && dist <= RAP_STREAM_MAX_DELTA)
+		return RAP_MATCH_NEAR;
+	return RAP_MATCH_NONE;
+}
+
+/* The stream a miss continues, the most recent of the best matches */
+static struct rap_stream *rap_stream_find(struct rap_stream_set *set,
+					  const struct rap_stream_fault *f,
+					  const struct rap_cache_view *view,
+					  enum rap_stream_match *how)
+{
+	struct rap_stream_nbr nbr = { .view = view, .cached = { -1, -1 } };
+	struct rap_stream *best = NULL;
+	unsigned int i;
+
+	*how = RAP_MATCH_NONE;
+	for (i = 0; i < RAP_STREAM_WAYS; i++) {
+		struct rap_stream *s = &set->way[i];
+		enum rap_stream_match m = rap_stream_match(s, f, &nbr);
+
+		if (m > *how || (m && m == *how &&
+				 set->clock - s->age < set->clock - best->age)) {
+			best = s;
+			*how = m;
+		}
+	}
+	return best;
+}
+
+/* Whether a hit at @index lies a few strides ahead of the stream */
+static bool rap_stream_ahead(const struct rap_stream *s, pgoff_t index)
+{
+	unsigned long step = s->delta > 0 ? s->delta : -s->delta;
+	unsigned long dist = rap_absdiff(index, s->last);
+
+	return s->conf >= RAP_STREAM_CONFIRM && !s->span && step &&
+	       (index > s->last) == (s->delta > 0) && dist &&
+	       !(dist % step) && dist / step <= RAP_STREAM_SKIP;
+}
+
+/*
+ * The stream whose marker the fault hit; or one whose touches the hit
+ * lies on, a few strides ahead: the marker of a window it read before its
+ * stride was corrected.
+ */
+static struct rap_stream *rap_stream_marked(struct rap_stream_set *set,
+					    const struct rap_stream_fault *f)
+{
+	struct rap_stream *ahead = NULL;
+	unsigned int i;
+
+	for (i = 0; i < RAP_STREAM_WAYS; i++) {
+		struct rap_stream *s = &set->way[i];
+
+		if (!s->used || !rap_stream_key_eq(&s->key, &f->key))
+			continue;
+		if (s->marked &&
+		    f->index >> s->unit_order == s->marker >> s->unit_order)
+			return s;
+		if (!ahead && rap_stream_ahead(s, f->index))
+			ahead = s;
+	}
+	if (ahead)
+		ahead->marker = f->index;
+	return ahead;
+}
+
+/*
+ * Mark the folio of @p, the first page of the window the stream touches,
+ * and remember it; the window must hold @p.
+ */
+static void rap_stream_mark(struct rap_stream *s, struct ra_policy_window *win,
+			    pgoff_t p)
+{
+	s->marker = p;
+	s->marked = true;
+	win->async_size = win->start + win->size - p;
+}
+
+static void rap_stream_unmark(struct rap_stream *s,
+			      struct ra_policy_window *win)
+{
+	s->marked = false;
+	win->async_size = 0;
+}
+
+static void rap_stream_window(struct ra_policy_window *win, pgoff_t start,
+			      pgoff_t end, unsigned int order)
+{
+	win->start = start;
+	win->size = end - start;
+	win->async_size = 0;
+	win->order = order;
+	win->order_once = false;
+}
+
+/* The smallest order of a folio of at least @n pages */
+static unsigned int rap_order_up(unsigned long n)
+{
+	unsigned int order = 0;
+
+	while ((1UL << order) < n && order < 8 * sizeof(long) - 1)
+		order++;
+	return order;
+}
+
+/*
+ * The first page at or beyond @edge in the stream's direction (at or above
+ * @edge forward, at or below it backward) that is a multiple of @step from
+ * s->last, at least one step on. A reader whose stride divides @step
+ * touches it.
+ */
+static bool rap_stream_touch_from(const struct rap_stream *s, pgoff_t edge,
+				  unsigned long step, pgoff_t *p)
+{
+	unsigned long k = 1;
+
+	if (s->delta > 0) {
+		if (edge > s->last)
+			k = rap_div_up(edge - s->last, step);
+		if (k > (ULONG_MAX - s->last) / step)
+			return false;
+		*p = s->last + k * step;
+		return true;
+	}
+	if (edge < s->last)
+		k = rap_div_up(s->last - edge, step);
+	if (k > s->last / step)
+		return false;
+	*p = s->last - k * step;
+	return true;
+}
+
+/*
+ * The kernel marks only a folio it adds: move *@p on by @step in the
+ * stream's direction, a few times at most, to a page not cached yet,
+ * inside [@start, @end).
+ */
+#define RAP_STREAM_PROBES	8
+
+static bool rap_stream_uncached(const struct rap_stream *s,
+				const struct rap_cache_view *view, pgoff_t *p,
+				unsigned long step, pgoff_t start, pgoff_t end)
+{
+	unsigned int i;
+
+	for (i = 0; i < RAP_STREAM_PROBES; i++) {
+		if (*p < start || *p >= end)
+			return false;
+		if (!view->has_folio(view->ctx, *p))
+			return true;
+		if (s->delta > 0)
+			*p += step;
+		else if (*p >= step)
+			*p -= step;
+		else
+			return false;
+	}
+	return false;
+}
+
+/*
+ * Where a window [@start, @end) of the stream gets its marker: the first
+ * page at or beyond @edge a multiple of the stream's step from its last
+ * touch, or of half that step, a quarter..., so that a reader whose stride
+ * divides the step touches it; else the folio at @edge, which any reader
+ * of a stride up to the folio size touches.
+ */
+static pgoff_t rap_stream_marker_at(const struct rap_stream *s,
+				    const struct rap_cache_view *view,
+				    pgoff_t edge, pgoff_t start, pgoff_t end)
+{
+	unsigned long step = s->delta > 0 ? s->delta : -s->delta;
+	pgoff_t p;
+
+	for (; step; step = step & 1 ? 0 : step / 2)
+		if (rap_stream_touch_from(s, edge, step, &p) &&
+		    rap_stream_uncached(s, view, &p, step, start, end))
+			return p;
+	p = edge;
+	if (rap_stream_uncached(s, view, &p, 1UL << s->unit_order, start, end))
+		return p;
+	return end;
+}
+
+/*
+ * A span window of s->window pages in whole folios of s->unit_order, from
+ * @from on in the stream's direction, inside the VMA, marked at
+ * rap_stream_marker_at(@edge): never on the folio of @from when @edge lies
+ * beyond it, as for the window read on a miss, whose folio is mapped when
+ * the fault retries and would never show its marker.
+ */
+static bool rap_stream_span(struct rap_stream *s,
+			    const struct rap_stream_fault *f,
+			    const struct rap_cache_view *view, pgoff_t from,
+			    pgoff_t edge, struct ra_policy_window *win)
+{
+	unsigned long unit = 1UL << s->unit_order;
+	pgoff_t start, end, p;
+
+	if (s->delta > 0) {
+		start = from & ~(unit - 1);
+		if (start < f->vma_start)
+			start = f->vma_start;
+		end = start + s->window;
+		if (end > f->vma_end || end < start)
+			end = f->vma_end;
+		if (end <= from)
+			return false;
+		s->next = end;
+	} else {
+		end = (from | (unit - 1)) + 1;
+		if (end > f->vma_end || !end)
+			end = f->vma_end;
+		start = end > s->window ? end - s->window : 0;
+		if (start < f->vma_start)
+			start = f->vma_start;
+		if (end <= start || from < start)
+			return false;
+		s->done = start == f->vma_start;
+		s->next = start ? start - 1 : 0;
+	}
+	rap_stream_window(win, start, end, s->unit_order);
+	p = rap_stream_marker_at(s, view, edge, start, end);
+	if (p >= start && p < end)
+		rap_stream_mark(s, win, p);
+	else
+		rap_stream_unmark(s, win);
+	return true;
+}
+
+/*
+ * The window of the stream's next touch @p, read now and marked at @p:
+ * stock's window at its miss there (s->before pages below @p, s->window
+ * in all), or @p's page alone for read-around, which stock stops reading
+ * ahead for a strided reader. Either way no more than stock reads.
+ */
+static bool rap_stream_replay_at(struct rap_stream *s,
+				 const struct rap_stream_fault *f, pgoff_t p,
+				 struct ra_policy_window *win)
+{
+	unsigned long unit = 1UL << s->unit_order;
+	struct rap_stream at;
+	pgoff_t start, end;
+
+	if (p < f->vma_start || p >= f->vma_end)
+		return false;
+	if (unit > 1)
+		start = p & ~(unit - 1);
+	else
+		start = p > s->before ? p - s->before : 0;
+	if (start < f->vma_start)
+		start = f->vma_start;
+	end = start + s->window;
+	if (end > f->vma_end || end < start)
+		end = f->vma_end;
+	if (p >= end)
+		return false;
+	rap_stream_window(win, start, end, s->unit_order);
+	rap_stream_mark(s, win, p);
+	/* where stock would miss next: the first touch past this window */
+	at = *s;
+	at.last = p;
+	if (!rap_stream_touch_from(&at, s->delta > 0 ? end : start - 1,
+				   s->delta > 0 ? s->delta : -s->delta,
+				   &s->next))
+		s->next = f->vma_end;
+	return true;
+}
+
+/* Whether the touch @k strides on from @p is cached (or out of the VMA) */
+static bool rap_stream_cached_at(const struct rap_stream *s,
+				 const struct rap_stream_fault *f,
+				 const struct rap_cache_view *view, pgoff_t p,
+				 unsigned long k)
+{
+	unsigned long step = s->delta > 0 ? s->delta : -s->delta;
+	pgoff_t q;
+
+	if (s->delta > 0) {
+		if (k > (f->vma_end - p) / step)
+			return false;
+		q = p + k * step;
+	} else {
+		if (k > (p - f->vma_start) / step)
+			return false;
+		q = p - k * step;
+	}
+	return view->has_folio(view->ctx, q);
+}
+
+/*
+ * A touch that is cached already (a window of the stream before its
+ * stride was corrected read it) is no miss and cannot carry the marker:
+ * go on to the first touch that is not, as the reader's next miss.
+ */
+static bool rap_stream_replay(struct rap_stream *s,
+			      const struct rap_stream_fault *f,
+			      const struct rap_cache_view *view, pgoff_t p,
+			      struct ra_policy_window *win)
+{
+	unsigned long lo = 0, hi = 1;
+
+	/*
+	 * Touches k strides on: cached for k = lo, not for k = hi; a cached
+	 * run ends between them (found by doubling, then halving).
+	 */
+	if (view->has_folio(view->ctx, p)) {
+		while (rap_stream_cached_at(s, f, view, p, hi)) {
+			lo = hi;
+			hi *= 2;
+			if (hi > f->vma_end - f->vma_start) {
+				s->marked = false;
+				return false;
+			}
+		}
+		while (hi - lo > 1) {
+			unsigned long mid = lo + (hi - lo) / 2;
+
+			if (rap_stream_cached_at(s, f, view, p, mid))
+				lo = mid;
+			else
+				hi = mid;
+		}
+		p += hi * s->delta;
+	}
+	return rap_stream_replay_at(s, f, p, win);
+}
+
+/* The first page beyond the faulting folio in the stream's direction */
+static pgoff_t rap_stream_edge(const struct rap_stream *s,
+			       const struct rap_stream_fault *f)
+{
+	unsigned long unit = 1UL << s->unit_order;
+
+	if (s->delta > 0)
+		return (f->index | (unit - 1)) + 1;
+	return (f->index & ~(unit - 1)) - 1;
+}
+
+static unsigned long rap_stream_max(const struct rap_stream *s,
+				    const struct rap_stream_fault *f)
+{
+	return f->max_pages & ~((1UL << s->unit_order) - 1);
+}
+
+/*
+ * A forward stream's miss reads what stock reads there: read-around's or
+ * VM_HUGEPAGE's window, whose marker lies ahead of the fault; the stream
+ * follows that marker and stock's next ones, and reads on itself only at
+ * the next miss once stock lost the stream at a marker (the file's one
+ * readahead state describes another reader's window by then). Until then
+ * the stream costs what it costs stock.
+ */
+static bool rap_stream_adopt(struct rap_stream *s,
+			     const struct rap_stream_fault *f,
+			     const struct ra_policy_window *win)
+{
+	pgoff_t mark;
+
+	if (f->point == RA_POLICY_SYNC_SEQ || !win->async_size ||
+	    win->async_size > win->size)
+		return false;
+	mark = win->start + win->size - win->async_size;
+	if (mark >> win->order <= f->index >> win->order)
+		return false;
+	s->unit_order = win->order;
+	s->marker = mark;
+	s->marked = true;
+	s->adopted = true;
+	s->next = win->start + win->size;
+	s->window = win->size;
+	return true;
+}
+
+/*
+ * A miss that continues a confirmed stream. When its step is at most what
+ * stock reads on a miss, or the page behind the fault is cached (so the
+ * reader may touch pages between its misses), read the span from the fault on,
+ * in folios at least as large as the step so that the marked one holds a
+ * touch whatever the reader's stride below the step; the first window is
+ * twice stock's (or two steps), as forward readahead doubles on its first
+ * marker. Otherwise read stock's window at the next miss.
+ */
+static bool rap_stream_sync(struct rap_stream *s,
+			    const struct rap_stream_fault *f,
+			    const struct rap_cache_view *view, bool again,
+			    struct ra_policy_window *win, unsigned int *did)
+{
+	unsigned long step = s->delta > 0 ? s->delta : -s->delta;
+	pgoff_t behind = s->delta > 0 ? f->index - 1 : f->index + 1;
+	unsigned int order;
+	pgoff_t p;
+
+	s->done = false;
+	/*
+	 * Read-around and VM_HUGEPAGE give up after MMAP_LOTSAMISS misses
+	 * and then read only the faulting page: a strided reader there gets
+	 * its pages only, a dense one (stride 1, or the cached pages behind
+	 * its misses) its span. VM_SEQ_READ reads its window on every miss,
+	 * so the span when stock's windows cover it too: when the step is
+	 * at most one window, or the reader touched pages that stock read
+	 * up to the fault.
+	 */
+	if (f->kind != RAP_MAP_SEQ)
+		s->span = s->dense || step == 1;
+	else if (again)
+		s->span = s->span || step == 1;	/* stock's windows stay */
+	else
+		s->span = s->dense || step <= f->stock_pages ||
+			  view->has_folio(view->ctx, behind);
+	if (!s->span) {
+		s->unit_order = 0;
+		if (!again) {
+			s->before = f->index - f->stock_start;
+			s->window = f->stock_pages;
+		}
+		if (f->kind != RAP_MAP_SEQ) {
+			s->before = 0;
+			s->window = 1;
+		}
+		if (s->delta < 0 && f->index < step)
+			return false;
+		p = f->index + s->delta;
+		if (p >> s->unit_order == f->index >> s->unit_order ||
+		    !rap_stream_replay(s, f, view, p, win))
+			return false;
+		*did |= RAP_STREAM_DID_SYNC | RAP_STREAM_DID_STRIDE;
+		return true;
+	}
+	if (s->delta > 0 && !s->lost && rap_stream_adopt(s, f, win))
+		return false;
+	if (f->kind == RAP_MAP_THP) {
+		order = f->thp_order;
+	} else {
+		order = rap_order_up(step);
+		if (order > f->max_order)
+			order = f->max_order;
+	}
+	s->unit_order = order;
+	s->window = 2 * (f->stock_pages > step ? f->stock_pages : step);
+	if (s->window < 2UL << order)
+		s->window = 2UL << order;
+	if (s->window > rap_stream_max(s, f))
+		s->window = rap_stream_max(s, f);
+	if (!s->window || !rap_stream_span(s, f, view, f->index,
+					   rap_stream_edge(s, f), win))
+		return false;
+	*did |= RAP_STREAM_DID_SYNC;
+	return true;
+}
+
+/* The stream's marker was hit: read its next window */
+static bool rap_stream_async(struct rap_stream *s,
+			     const struct rap_stream_fault *f,
+			     const struct rap_cache_view *view,
+			     struct ra_policy_window *win, unsigned int *did)
+{
+	pgoff_t from = s->next;
+	unsigned int i;
+
+	s->marked = false;
+	s->last = s->marker;
+	if (s->adopted) {
+		s->adopted = false;
+		if (!f->stock_seq) {
+			/*
+			 * stock lost the stream; its context readahead may
+			 * find it again, or the next miss is the stream's
+			 */
+			s->lost = true;
+			return false;
+		}
+		/* stock reads on, marking the start of its next window */
+		s->marker = f->stock_next;
+		s->marked = true;
+		s->adopted = true;
+		s->next = f->stock_next;
+		return false;
+	}
+	if (!s->span) {
+		if (!rap_stream_replay(s, f, view, from, win))
+			return false;
+		*did |= RAP_STREAM_DID_ASYNC | RAP_STREAM_DID_STRIDE;
+		return true;
+	}
+	if (s->done)
+		return false;
+	s->window *= 2;
+	if (s->window > rap_stream_max(s, f))
+		s->window = rap_stream_max(s, f);
+	/*
+	 * A window that another one already read (stock's, or the stream's
+	 * before its stride was corrected) cannot carry the marker: the next
+	 * one on can.
+	 */
+	for (i = 0; i < RAP_STREAM_PROBES; i++) {
+		if (!s->window || !rap_stream_span(s, f, view, from, from, win))
+			return false;
+		if (s->marked || s->done)
+			break;
+		from = s->next;
+	}
+	*did |= RAP_STREAM_DID_ASYNC;
+	return true;
+}
+
+/**
+ * rap_stream_decide - run one fault through a file's stream set
+ * @set: the set of the file, locked by the caller
+ * @f: the fault
+ * @view: the page cache
+ * @win: out, if true is returned: the window to read
+ * @did: out: RAP_STREAM_DID_* bits
+ *
+ * Misses (the synchronous points) start or continue streams; a hit of a
+ * marker the tracker set reads the stream's next window. VM_EXEC faults
+ * and markers the tracker did not set are left alone.
+ *
+ * Return: true if @win replaces the kernel's window.
+ */
+bool rap_stream_decide(struct rap_stream_set *set,
+		       const struct rap_stream_fault *f,
+		       const struct rap_cache_view *view,
+		       struct ra_policy_window *win, unsigned int *did)
+{
+	enum rap_stream_match how;
+	struct rap_stream *s;
+	bool again;
+
+	*did = 0;
+	if (f->kind == RAP_MAP_OTHER || f->point == RA_POLICY_SYNC_EXEC ||
+	    f->index < f->vma_start || f->index >= f->vma_end ||
+	    !f->stock_pages || !f->max_pages)
+		return false;
+	if (f->point == RA_POLICY_ASYNC) {
+		s = rap_stream_marked(set, f);
+		if (!s)
+			return false;
+		rap_stream_touch(set, s);
+		return rap_stream_async(s, f, view, win, did);
+	}
+
+	s = rap_stream_find(set, f, view, &how);
+	if (!s) {
+		s = rap_stream_victim(set);
+		*s = (struct rap_stream){ .key = f->key, .last = f->index,
+					  .used = true };
+		rap_stream_touch(set, s);
+		*did |= RAP_STREAM_DID_NEW;
+		return false;
+	}
+	rap_stream_touch(set, s);
+	/* a stream that read ahead before keeps its way of reading */
+	again = s->conf >= RAP_STREAM_CONFIRM && s->window &&
+		(how == RAP_MATCH_SHORT || how == RAP_MATCH_SKIP);
+	switch (how) {
+	case RAP_MATCH_NEAR:
+		s->conf = 1;
+		s->dense = false;
+		break;
+	case RAP_MATCH_DENSE:
+		/*
+		 * Random misses in a file that stock's windows have filled
+		 * with cached ranges continue a dense stream now and then:
+		 * it needs RAP_STREAM_CONFIRM such misses in a row.
+		 */
+		s->conf = s->dense || s->conf >= RAP_STREAM_CONFIRM ?
+			  s->conf + 1 : 1;
+		s->dense = true;
+		break;
+	default:
+		s->conf++;
+		s->dense = false;
+		break;
+	}
+	if (how != RAP_MATCH_SKIP)
+		s->delta = (long)(f->index - s->last);
+	s->last = f->index;
+	s->marked = false;
+	s->adopted = false;
+	if (s->conf < RAP_STREAM_CONFIRM)
+		return false;
+	if (s->conf > RAP_STREAM_CONFIRM)
+		s->conf = RAP_STREAM_CONFIRM;
+	return rap_stream_sync(s, f, view, again, win, did);
+}

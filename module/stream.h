@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rapolicy: the stream tracker as pure decisions.
+ *
+ * Several streams per file, each with its own position, direction, stride
+ * and window, found again by the faults that continue it, so that a stream
+ * survives accesses elsewhere in the file and several readers of one
+ * mapping; the model is OpenZFS's dmu_zfetch (module/zfs/dmu_zfetch.c),
+ * which keeps a few streams per file and replaces the least recently used.
+ *
+ * The streams of a file live in one set of RAP_STREAM_WAYS, chosen by a
+ * hash of the file; several files may share a set. Memory is fixed: the
+ * module has RAP_STREAM_SETS sets. A stream names its file by a key of
+ * values that are compared, never dereferenced, so a stream that outlives
+ * its file is only a stale entry that ages out.
+ *
+ * Nothing here touches kernel state: the caller locks the set, and the same
+ * file builds into the module, the KUnit suite and the host unit tests.
+ */
+#ifndef RAPOLICY_STREAM_H
+#define RAPOLICY_STREAM_H
+
+#include "policy.h"
+
+#ifdef __KERNEL__
+#include <linux/limits.h>
+#else
+#include <limits.h>
+typedef unsigned int u32;
+#endif
+
+#define RAP_STREAM_WAYS		8
+#define RAP_STREAM_SETS		64
+/* The largest distance between two misses that can start a stream */
+#define RAP_STREAM_MAX_DELTA	4096
+/* Strides a confirmed stream may skip between two misses */
+#define RAP_STREAM_SKIP		64
+/*
+ * Misses that make a stream read ahead: the fourth miss of a stride (three
+ * equal distances; two happen among random misses of a big file now and
+ * then), the third dense one
+ */
+#define RAP_STREAM_CONFIRM	3
+
+/* Which file: compared, never dereferenced */
+struct rap_stream_key {
+	unsigned long inode;	/* the inode's address, as a number */
+	u64 ino;
+	u64 dev;
+	u32 generation;
+};
+
+struct rap_stream {
+	struct rap_stream_key key;
+	pgoff_t last;		/* the latest page of the stream seen */
+	long delta;		/* pages from one touch to the next; 0: unknown */
+	/* where its next window starts (forward) or ends (backward) */
+	pgoff_t next;
+	pgoff_t marker;		/* a page of the folio marked for it */
+	unsigned long window;	/* pages of its last window */
+	unsigned long before;	/* pages of stock's window below its miss */
+	unsigned int conf;	/* misses that continued it */
+	unsigned int unit_order;	/* folio order of its windows and marker */
+	bool used;
+	bool marked;		/* a window of it carries a marker */
+	bool span;		/* reads whole spans, not one unit per touch */
+	/*
+	 * continued the cached pages behind it: its reader may touch any
+	 * page between its misses
+	 */
+	bool dense;
+	bool done;		/* ran into the start of the file */
+	bool adopted;		/* its marker is stock's, see rap_stream_adopt() */
+	bool lost;		/* stock lost it once: it reads its own windows */
+	u32 age;
+};
+
+struct rap_stream_set {
+	struct rap_stream way[RAP_STREAM_WAYS];
+	u32 clock;
+};
+
+/* A fault, as the tracker sees it */
+struct rap_stream_fault {
+	struct rap_stream_key key;
+	enum ra_policy_point point;
+	enum rap_mapping_kind kind;
+	pgoff_t index;			/* the faulting page */
+	pgoff_t vma_start;		/* file index of the VMA's first page */
+	pgoff_t vma_end;		/* file index just past the VMA */
+	unsigned long ra_pages;
+	/*
+	 * the window stock reads on a miss here: the read-around or THP
+	 * window, or at VM_SEQ_READ ra_pages from the fault on
+	 */
+	pgoff_t stock_start;
+	unsigned long stock_pages;
+	/* the largest window the kernel reads: max(ra_pages, 2 << max_order) */
+	unsigned long max_pages;
+	unsigned int thp_order;		/* folio order of RAP_MAP_THP reads */
+	unsigned int max_order;		/* the mapping's largest folio order */
+	/*
+	 * at RA_POLICY_ASYNC: the hit is the marker of the file's last
+	 * window, so page_cache_async_ra() goes on from @stock_next
+	 */
+	bool stock_seq;
+	pgoff_t stock_next;
+};
+
+/* What the tracker did, for the statistics */
+enum rap_stream_did {
+	RAP_STREAM_DID_NEW	= 1 << 0,	/* started a stream */
+	RAP_STREAM_DID_SYNC	= 1 << 1,	/* read a window on a miss */
+	RAP_STREAM_DID_ASYNC	= 1 << 2,	/* read on at its marker */
+	RAP_STREAM_DID_STRIDE	= 1 << 3,	/* stock's window at the next miss */
+};
+
+u32 rap_stream_hash(const struct rap_stream_key *key);
+bool rap_stream_decide(struct rap_stream_set *set,
+		       const struct rap_stream_fault *f,
+		       const struct rap_cache_view *view,
+		       struct ra_policy_window *win, unsigned int *did);
+
+#endif /* RAPOLICY_STREAM_H */

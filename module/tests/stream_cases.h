@@ -1,0 +1,513 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rapolicy: test cases of the stream tracker, shared by the KUnit suite
+ * (stream_kunit.c) and the host unit tests (tests/unit/test_stream.c).
+ *
+ * The includer defines struct rap_test, RAP_EXPECT(t, cond) and includes
+ * stream.c before this file. The cases drive the tracker with a model of
+ * the kernel's mmap fault path over a fake page cache: a miss reads the
+ * window of do_sync_mmap_readahead() (read-around, or VM_SEQ_READ's
+ * request), or the tracker's; a touch of a marked page clears the marker
+ * and reads the tracker's window, or stock's next async window.
+ */
+#ifndef RAPOLICY_STREAM_CASES_H
+#define RAPOLICY_STREAM_CASES_H
+
+#define RAP_SIM_PAGES	65536UL		/* a 256 MiB file */
+#define RAP_SIM_MAX	1024UL		/* 2 << the largest folio order, 9 */
+#define RAP_SIM_CACHED	1
+#define RAP_SIM_MARKED	2
+
+struct rap_sim {
+	unsigned char page[RAP_SIM_PAGES];
+	struct rap_stream_set set;
+	unsigned long pages;
+	unsigned long ra_pages;
+	enum rap_mapping_kind kind;
+	bool tracker;
+	u64 generation;
+	/* stock's async state: its last window */
+	pgoff_t ra_start;
+	unsigned long ra_size, ra_async;
+	unsigned int mmap_miss;		/* read-around's, as in filemap.c */
+	/* what happened */
+	unsigned long misses, pages_read, sync_replaced, async_replaced;
+};
+
+static struct rap_sim rap_sim_a, rap_sim_b;
+
+static bool rap_sim_has_folio(const void *ctx, pgoff_t index)
+{
+	const struct rap_sim *sim = ctx;
+
+	return index < sim->pages && (sim->page[index] & RAP_SIM_CACHED);
+}
+
+static bool rap_sim_has_range(const void *ctx, pgoff_t first, pgoff_t last)
+{
+	pgoff_t i;
+
+	for (i = first; i <= last && i < RAP_SIM_PAGES; i++)
+		if (rap_sim_has_folio(ctx, i))
+			return true;
+	return false;
+}
+
+static void rap_sim_init(struct rap_sim *sim, unsigned long pages,
+			 unsigned long ra_pages, enum rap_mapping_kind kind,
+			 bool tracker)
+{
+	memset(sim, 0, sizeof(*sim));
+	sim->pages = pages;
+	sim->ra_pages = ra_pages;
+	sim->kind = kind;
+	sim->tracker = tracker;
+	sim->generation = 1;
+}
+
+/*
+ * page_cache_ra_order(): skip cached pages, mark the folio (of @order)
+ * that holds start + size - async_size if it is newly read
+ */
+static void rap_sim_read(struct rap_sim *sim, pgoff_t start,
+			 unsigned long size, unsigned long async_size,
+			 unsigned int order)
+{
+	pgoff_t mark = async_size && async_size <= size ?
+		       start + size - async_size : (pgoff_t)-1;
+	unsigned long unit = 1UL << order;
+	pgoff_t i;
+
+	for (i = start; i < start + size && i < sim->pages; i++) {
+		if (sim->page[i] & RAP_SIM_CACHED)
+			continue;
+		sim->page[i] = RAP_SIM_CACHED;
+		if (mark != (pgoff_t)-1 && i >> order == mark >> order &&
+		    (i & ~(unit - 1)) >= start)
+			sim->page[i] |= RAP_SIM_MARKED;
+		sim->pages_read++;
+	}
+	sim->ra_start = start;
+	sim->ra_size = size;
+	sim->ra_async = async_size;
+}
+
+static bool rap_sim_decide(struct rap_sim *sim, enum ra_policy_point point,
+			   pgoff_t index, struct ra_policy_window *win)
+{
+	struct rap_cache_view view = {
+		.ctx = sim,
+		.has_folio = rap_sim_has_folio,
+		.has_range = rap_sim_has_range,
+	};
+	struct rap_stream_fault f = {
+		.key = { .inode = 0x1000, .ino = 12, .dev = 8,
+			 .generation = (u32)sim->generation },
+		.point = point,
+		.kind = sim->kind,
+		.index = index,
+		.vma_start = 0,
+		.vma_end = sim->pages,
+		.ra_pages = sim->ra_pages,
+		.stock_start = sim->kind == RAP_MAP_SEQ ? index :
+			       index > sim->ra_pages / 2 ?
+			       index - sim->ra_pages / 2 : 0,
+		.stock_pages = sim->ra_pages,
+		.max_pages = sim->ra_pages > RAP_SIM_MAX ? sim->ra_pages :
+			     RAP_SIM_MAX,
+		.thp_order = 9,
+		.max_order = 9,
+	};
+	unsigned int did;
+
+	if (!sim->tracker)
+		return false;
+	return rap_stream_decide(&sim->set, &f, &view, win, &did);
+}
+
+/* A window as the kernel takes it: cut to EOF and to the largest read */
+static void rap_sim_read_win(struct rap_sim *sim,
+			     const struct ra_policy_window *win)
+{
+	unsigned long max = sim->ra_pages > RAP_SIM_MAX ? sim->ra_pages :
+			    RAP_SIM_MAX;
+	unsigned long size = win->size < max ? win->size : max;
+
+	rap_sim_read(sim, win->start, size,
+		     win->async_size < size ? win->async_size : size, win->order);
+}
+
+static void rap_sim_miss(struct rap_sim *sim, pgoff_t p)
+{
+	struct ra_policy_window win = { 0 };
+	enum ra_policy_point point = sim->kind == RAP_MAP_SEQ ?
+		RA_POLICY_SYNC_SEQ : RA_POLICY_SYNC_AROUND;
+
+	sim->misses++;
+	/* read-around gives up: no window, no hook (MMAP_LOTSAMISS) */
+	if (sim->kind == RAP_MAP_AROUND && ++sim->mmap_miss > 100) {
+		sim->page[p] = RAP_SIM_CACHED;
+		sim->pages_read++;
+		return;
+	}
+	/* the window the kernel offers: read-around's, or VM_SEQ_READ's request */
+	win.start = p;
+	win.size = sim->ra_pages;
+	if (sim->kind != RAP_MAP_SEQ) {
+		win.start = p > sim->ra_pages / 2 ? p - sim->ra_pages / 2 : 0;
+		win.async_size = sim->ra_pages / 4;
+	}
+	if (rap_sim_decide(sim, point, p, &win)) {
+		sim->sync_replaced++;
+		rap_sim_read_win(sim, &win);
+	} else if (sim->kind == RAP_MAP_SEQ) {
+		rap_sim_read(sim, p, sim->ra_pages, 0, 0);
+	} else {
+		pgoff_t start = p > sim->ra_pages / 2 ? p - sim->ra_pages / 2 : 0;
+
+		rap_sim_read(sim, start, sim->ra_pages, sim->ra_pages / 4, 0);
+	}
+	/* filemap_fault() reads the page itself if the window did not */
+	if (!(sim->page[p] & RAP_SIM_CACHED)) {
+		sim->page[p] = RAP_SIM_CACHED;
+		sim->pages_read++;
+	}
+}
+
+static void rap_sim_marker(struct rap_sim *sim, pgoff_t p)
+{
+	struct ra_policy_window win = { 0 };
+	unsigned long size;
+
+	pgoff_t i;
+
+	if (sim->mmap_miss)
+		sim->mmap_miss--;
+	/* the whole folio loses its marker */
+	for (i = p; i < sim->pages && (sim->page[i] & RAP_SIM_MARKED); i++)
+		sim->page[i] &= ~RAP_SIM_MARKED;
+	for (i = p; i-- > 0 && (sim->page[i] & RAP_SIM_MARKED);)
+		sim->page[i] &= ~RAP_SIM_MARKED;
+	if (rap_sim_decide(sim, RA_POLICY_ASYNC, p, &win)) {
+		sim->async_replaced++;
+		rap_sim_read_win(sim, &win);
+		return;
+	}
+	/* page_cache_async_ra(): the next window if sequential, else ra_pages */
+	if (p == sim->ra_start + sim->ra_size - sim->ra_async) {
+		size = 2 * sim->ra_size < sim->ra_pages ? 2 * sim->ra_size :
+		       sim->ra_pages;
+		rap_sim_read(sim, sim->ra_start + sim->ra_size, size, size, 0);
+	} else {
+		rap_sim_read(sim, p + 1, sim->ra_pages, sim->ra_pages, 0);
+	}
+}
+
+static void rap_sim_touch(struct rap_sim *sim, pgoff_t p)
+{
+	if (!(sim->page[p] & RAP_SIM_CACHED))
+		rap_sim_miss(sim, p);
+	else if (sim->page[p] & RAP_SIM_MARKED)
+		rap_sim_marker(sim, p);
+}
+
+/*
+ * What a stream may read beyond its last touch: the window in flight, of
+ * at most the largest window, or one folio at the next touch
+ */
+static unsigned long rap_sim_overshoot(const struct rap_sim *sim,
+				       unsigned long stride)
+{
+	if (stride > sim->ra_pages)
+		return sim->ra_pages;
+	return sim->ra_pages > RAP_SIM_MAX ? sim->ra_pages : RAP_SIM_MAX;
+}
+
+/* One touch every @stride pages over the whole file, up or down */
+static void rap_sim_stride(struct rap_sim *sim, unsigned long stride, bool up)
+{
+	unsigned long n = sim->pages / stride, i;
+
+	for (i = 0; i < n; i++)
+		rap_sim_touch(sim, up ? i * stride :
+				   sim->pages - 1 - i * stride);
+}
+
+/* A small LCG, the same on every build */
+static u32 rap_sim_rand(u32 *state)
+{
+	*state = *state * 1103515245u + 12345u;
+	return *state >> 8;
+}
+
+/*
+ * Strided streams, 16 to 1024 pages apart, up and down, with read-around
+ * and VM_SEQ_READ at read_ahead_kb 128 and 8192: the tracker takes at
+ * most 8 misses for the walk and reads no more than stock.
+ */
+static void rap_case_stream_strides(struct rap_test *t)
+{
+	static const unsigned long strides[] = { 16, 17, 64, 100, 256, 1024 };
+	static const unsigned long ras[] = { 32, 2048 };
+	static const enum rap_mapping_kind kinds[] = { RAP_MAP_AROUND,
+						       RAP_MAP_SEQ };
+	unsigned int s, r, k, up;
+
+	for (s = 0; s < ARRAY_SIZE(strides); s++)
+		for (r = 0; r < ARRAY_SIZE(ras); r++)
+			for (k = 0; k < ARRAY_SIZE(kinds); k++)
+				for (up = 0; up < 2; up++) {
+					rap_sim_init(&rap_sim_a, RAP_SIM_PAGES,
+						     ras[r], kinds[k], false);
+					rap_sim_init(&rap_sim_b, RAP_SIM_PAGES,
+						     ras[r], kinds[k], true);
+					rap_sim_stride(&rap_sim_a, strides[s], up);
+					rap_sim_stride(&rap_sim_b, strides[s], up);
+					RAP_EXPECT(t, rap_sim_b.misses <= 8);
+					/* but for the window read past the last touch */
+					RAP_EXPECT(t, rap_sim_b.pages_read <=
+						   rap_sim_a.pages_read +
+						   rap_sim_overshoot(&rap_sim_b, strides[s]));
+				}
+}
+
+/*
+ * Random touches (1% of the pages), with read-around and VM_SEQ_READ at
+ * read_ahead_kb 128 and 8192, many seeds: exactly what stock does. (Two
+ * equal distances between misses happened in 5 of 200 seeds with
+ * VM_SEQ_READ at 8192, whose windows fill a third of the file.)
+ */
+static void rap_case_stream_random_is_stock(struct rap_test *t)
+{
+	static const enum rap_mapping_kind kinds[] = { RAP_MAP_AROUND,
+						       RAP_MAP_SEQ };
+	static const unsigned long ras[] = { 32, 2048 };
+	unsigned int k, r, i, n;
+
+	for (n = 0; n < 200 * ARRAY_SIZE(ras) * ARRAY_SIZE(kinds); n++) {
+		u32 seed = n / 4 + 1;
+
+		k = n % ARRAY_SIZE(kinds);
+		r = n / ARRAY_SIZE(kinds) % ARRAY_SIZE(ras);
+		rap_sim_init(&rap_sim_a, RAP_SIM_PAGES, ras[r], kinds[k], false);
+		rap_sim_init(&rap_sim_b, RAP_SIM_PAGES, ras[r], kinds[k], true);
+		for (i = 0; i < RAP_SIM_PAGES / 100; i++) {
+			pgoff_t p = rap_sim_rand(&seed) % RAP_SIM_PAGES;
+
+			rap_sim_touch(&rap_sim_a, p);
+			rap_sim_touch(&rap_sim_b, p);
+		}
+		RAP_EXPECT(t, rap_sim_b.sync_replaced == 0);
+		RAP_EXPECT(t, rap_sim_b.async_replaced == 0);
+		RAP_EXPECT(t, rap_sim_b.misses == rap_sim_a.misses);
+		RAP_EXPECT(t, rap_sim_b.pages_read == rap_sim_a.pages_read);
+	}
+}
+
+/*
+ * A B-tree's reverse leaf scan: one page at a time downwards, and every
+ * 32 pages a jump to a random interior page elsewhere in the file. The
+ * jumps take their own misses; the scan keeps its stream.
+ */
+static void rap_case_stream_btree_reverse(struct rap_test *t)
+{
+	pgoff_t leaves = RAP_SIM_PAGES / 2, p;
+	unsigned long jumps = 0;
+	u32 seed = 3;
+
+	rap_sim_init(&rap_sim_a, RAP_SIM_PAGES, 32, RAP_MAP_AROUND, false);
+	rap_sim_init(&rap_sim_b, RAP_SIM_PAGES, 32, RAP_MAP_AROUND, true);
+	for (p = leaves; p-- > 0;) {
+		rap_sim_touch(&rap_sim_a, p);
+		rap_sim_touch(&rap_sim_b, p);
+		if (p % 32 == 0) {
+			pgoff_t j = leaves + rap_sim_rand(&seed) % leaves;
+
+			rap_sim_touch(&rap_sim_a, j);
+			rap_sim_touch(&rap_sim_b, j);
+			jumps++;
+		}
+	}
+	/* every jump may miss; the scan itself at most 8 times */
+	RAP_EXPECT(t, rap_sim_b.misses <= rap_sim_a.misses);
+	RAP_EXPECT(t, rap_sim_b.misses <= jumps + 8);
+}
+
+/* Two readers of one mapping at once: a forward stride and a reverse scan */
+static void rap_case_stream_two_readers(struct rap_test *t)
+{
+	pgoff_t half = RAP_SIM_PAGES / 2, i;
+
+	rap_sim_init(&rap_sim_b, RAP_SIM_PAGES, 32, RAP_MAP_AROUND, true);
+	for (i = 0; i < half / 64; i++) {
+		rap_sim_touch(&rap_sim_b, i * 64);
+		rap_sim_touch(&rap_sim_b, RAP_SIM_PAGES - 1 - i);
+	}
+	RAP_EXPECT(t, rap_sim_b.misses <= 16);
+}
+
+/* A set keeps RAP_STREAM_WAYS streams and replaces the least recent */
+static void rap_case_stream_lru(struct rap_test *t)
+{
+	struct rap_stream_set *set = &rap_sim_b.set;
+	struct ra_policy_window win;
+	unsigned int i;
+	pgoff_t p;
+
+	rap_sim_init(&rap_sim_b, RAP_SIM_PAGES, 32, RAP_MAP_AROUND, true);
+	/* one miss each, far apart: one stream each */
+	for (i = 0; i <= RAP_STREAM_WAYS; i++)
+		rap_sim_decide(&rap_sim_b, RA_POLICY_SYNC_AROUND,
+			       i * 7000UL, &win);
+	for (i = 0; i < RAP_STREAM_WAYS; i++)
+		RAP_EXPECT(t, set->way[i].used && set->way[i].last != 0);
+	/* the first stream went; the second is still there */
+	p = 7000;
+	for (i = 0; i < RAP_STREAM_WAYS; i++)
+		if (set->way[i].last == p)
+			break;
+	RAP_EXPECT(t, i < RAP_STREAM_WAYS);
+}
+
+/*
+ * A stream belongs to its file: the same inode address with another
+ * generation (the inode was freed and reused) starts afresh, and a marker
+ * the tracker did not set is stock's.
+ */
+static void rap_case_stream_key_and_foreign_marker(struct rap_test *t)
+{
+	struct ra_policy_window win;
+	pgoff_t p;
+
+	rap_sim_init(&rap_sim_b, RAP_SIM_PAGES, 32, RAP_MAP_AROUND, true);
+	for (p = 1000; p < 1000 + 3 * 64; p += 64)
+		RAP_EXPECT(t, !rap_sim_decide(&rap_sim_b,
+					      RA_POLICY_SYNC_AROUND, p, &win));
+	rap_sim_b.generation++;
+	RAP_EXPECT(t, !rap_sim_decide(&rap_sim_b, RA_POLICY_SYNC_AROUND, p,
+				      &win));
+	rap_sim_b.generation--;
+	RAP_EXPECT(t, rap_sim_decide(&rap_sim_b, RA_POLICY_SYNC_AROUND, p,
+				     &win));
+	/* the page one stride on, marked */
+	RAP_EXPECT(t, win.start == p + 64 && win.size == 1 &&
+		   win.async_size == 1);
+	RAP_EXPECT(t, !rap_sim_decide(&rap_sim_b, RA_POLICY_ASYNC, p + 63,
+				      &win));
+	RAP_EXPECT(t, rap_sim_decide(&rap_sim_b, RA_POLICY_ASYNC, p + 64,
+				     &win));
+	RAP_EXPECT(t, win.start == p + 128 && win.size == 1);
+}
+
+/* A reverse stride at the start of the file stops, asks for nothing below 0 */
+static void rap_case_stream_reverse_stops_at_zero(struct rap_test *t)
+{
+	struct ra_policy_window win;
+	pgoff_t p;
+
+	rap_sim_init(&rap_sim_b, 4096, 32, RAP_MAP_AROUND, true);
+	for (p = 4 * 100; p > 100; p -= 100)
+		RAP_EXPECT(t, !rap_sim_decide(&rap_sim_b,
+					      RA_POLICY_SYNC_AROUND, p, &win));
+	RAP_EXPECT(t, rap_sim_decide(&rap_sim_b, RA_POLICY_SYNC_AROUND, 100,
+				     &win));
+	RAP_EXPECT(t, win.start == 0 && win.size == 1 &&
+		   win.async_size == 1);
+	RAP_EXPECT(t, !rap_sim_decide(&rap_sim_b, RA_POLICY_ASYNC, 0, &win));
+}
+
+/*
+ * Whatever the faults, a window the tracker returns reads something,
+ * inside the VMA, no more than the kernel takes, with its marker inside
+ * it, at an order the mapping has; VM_EXEC and other mappings are left
+ * alone. Random faults, points, kinds, VMAs and cache contents, with
+ * strided runs mixed in so that streams form.
+ */
+static void rap_case_stream_windows_valid(struct rap_test *t)
+{
+	static const enum rap_mapping_kind kinds[] = {
+		RAP_MAP_AROUND, RAP_MAP_SEQ, RAP_MAP_THP, RAP_MAP_OTHER };
+	static const enum ra_policy_point points[] = {
+		RA_POLICY_SYNC_AROUND, RA_POLICY_SYNC_SEQ, RA_POLICY_SYNC_THP,
+		RA_POLICY_SYNC_EXEC, RA_POLICY_ASYNC };
+	struct rap_cache_view view = {
+		.ctx = &rap_sim_b,
+		.has_folio = rap_sim_has_folio,
+		.has_range = rap_sim_has_range,
+	};
+	struct rap_stream_set *set = &rap_sim_b.set;
+	u32 seed = 11;
+	unsigned int i, did;
+	pgoff_t p = 0;
+	long stride = 0;
+
+	rap_sim_init(&rap_sim_b, RAP_SIM_PAGES, 32, RAP_MAP_AROUND, true);
+	for (i = 0; i < 200000; i++) {
+		u32 r = rap_sim_rand(&seed);
+		struct rap_stream_fault f = {
+			.key = { .inode = 0x1000 + (r & 3), .ino = r & 3 },
+			.kind = kinds[(r >> 2) % ARRAY_SIZE(kinds)],
+			.point = points[(r >> 4) % ARRAY_SIZE(points)],
+			.vma_start = (r >> 8) % 2 ? 1000 : 0,
+			.vma_end = (r >> 9) % 2 ? 60000 : RAP_SIM_PAGES,
+			.ra_pages = (r >> 10) % 2 ? 32 : 2048,
+			.thp_order = 9,
+			.max_order = (r >> 11) % 2 ? 9 : 0,
+		};
+		struct ra_policy_window win = { .max_index = (pgoff_t)-1 };
+
+		/* a strided run now and then, else anywhere */
+		if (!(r % 97))
+			stride = (long)(rap_sim_rand(&seed) % 2048) - 1024;
+		p = stride && (r >> 12) % 8 ? p + stride :
+		    rap_sim_rand(&seed) % RAP_SIM_PAGES;
+		if (p >= RAP_SIM_PAGES)
+			p = rap_sim_rand(&seed) % RAP_SIM_PAGES;
+		f.index = p;
+		f.max_pages = f.ra_pages > (2UL << f.max_order) ? f.ra_pages :
+			      2UL << f.max_order;
+		f.stock_start = f.index > 16 ? f.index - 16 : 0;
+		f.stock_pages = (r >> 13) % 2 ? f.ra_pages : 1024;
+		f.stock_seq = (r >> 14) % 4 == 0;
+		f.stock_next = f.index + (r >> 16) % 4096;
+		win.start = f.stock_start;
+		win.size = f.stock_pages;
+		win.async_size = (r >> 15) % 2 ? win.size / 4 : 0;
+		if ((r >> 20) % 3 == 0)
+			rap_sim_b.page[rap_sim_rand(&seed) % RAP_SIM_PAGES] =
+				RAP_SIM_CACHED;
+		if (!rap_stream_decide(set, &f, &view, &win, &did)) {
+			if (!(r % 4099))
+				memset(rap_sim_b.page, 0, sizeof(rap_sim_b.page));
+			continue;
+		}
+		RAP_EXPECT(t, f.kind != RAP_MAP_OTHER &&
+			   f.point != RA_POLICY_SYNC_EXEC);
+		RAP_EXPECT(t, f.index >= f.vma_start && f.index < f.vma_end);
+		RAP_EXPECT(t, win.size > 0 && win.size <= f.max_pages);
+		RAP_EXPECT(t, win.start >= f.vma_start &&
+			   win.start + win.size <= f.vma_end);
+		RAP_EXPECT(t, win.async_size <= win.size);
+		RAP_EXPECT(t, win.order <= 9 && !win.order_once);
+		RAP_EXPECT(t, win.max_index == (pgoff_t)-1);
+		rap_sim_read_win(&rap_sim_b, &win);
+	}
+}
+
+struct rap_stream_case {
+	const char *name;
+	void (*run)(struct rap_test *t);
+};
+
+static const struct rap_stream_case rap_stream_cases[] = {
+	{ "stream_strides", rap_case_stream_strides },
+	{ "stream_random_is_stock", rap_case_stream_random_is_stock },
+	{ "stream_btree_reverse", rap_case_stream_btree_reverse },
+	{ "stream_two_readers", rap_case_stream_two_readers },
+	{ "stream_lru", rap_case_stream_lru },
+	{ "stream_key_and_foreign_marker", rap_case_stream_key_and_foreign_marker },
+	{ "stream_reverse_stops_at_zero", rap_case_stream_reverse_stops_at_zero },
+	{ "stream_windows_valid", rap_case_stream_windows_valid },
+};
+
+#endif /* RAPOLICY_STREAM_CASES_H */

@@ -1,0 +1,107 @@
+#!/bin/bash
+# One source of truth: the README, rapolicyctl(8), the ABI document,
+# rapolicyctl's --help texts and its bash completion must name exactly the
+# policies, values and counters of module/table.h (TAP).
+#   doc-drift.sh BINDIR       (BINDIR holds the built rapolicyctl)
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+bin=${1:-$top/build/bin}
+table=$top/module/table.h
+man=$top/userspace/rapolicyctl/rapolicyctl.8
+abi=$top/docs/ABI/sysfs-kernel-mm-rapolicy
+readme=$top/README.md
+n=0 failed=0
+tap() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=1; fi
+}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+# The table: "name v1 v2 ..." per policy, counter names, the order policy
+bash "$top/tests/table.sh" >$T/table
+awk '$1 == "policy" { $1 = ""; $3 = ""; print }' $T/table | sed 's/^ //; s/  / /' >$T/policies
+awk '$1 == "stat" { print $2 }' $T/table >$T/counters
+order=$(awk '$1 == "policy" && $3 == 1 { print $2 }' $T/table)
+[ -s $T/policies ] && [ -s $T/counters ] && [ -n "$order" ]
+tap $? "module/table.h parsed: $(wc -l <$T/policies) policies, $(wc -l <$T/counters) counters"
+
+# want FILE: the policies as "name v1 v2 ...", orders as "0..N" for the order policy
+want() { awk -v o="$order" '{ print $0 ($1 == o ? " 0..N" : "") }' $T/policies; }
+
+# rapolicyctl(8): the POLICIES table and the COUNTERS table
+sed -n '/^\.SH POLICIES/,/^\.SH/p' "$man" | sed -n '/^\.TS/,/^\.TE/p' |
+	grep -v '^\.\|^l l' | sed 's/\t/ /; s/,//g; s/ (a folio order)//' >$T/man.pol
+want | diff -u - $T/man.pol >$T/d
+tap $? "rapolicyctl(8) POLICIES: $(grep '^[-+][a-z]' $T/d | tr '\n' ' ')"
+sed -n '/^\.SH COUNTERS/,/^\.SH/p' "$man" | sed -n '/^\.TS/,/^\.TE/p' |
+	grep -v '^\.\|^l l' | cut -f1 >$T/man.cnt
+diff -u $T/counters $T/man.cnt >$T/d
+tap $? "rapolicyctl(8) COUNTERS: $(grep '^[-+][a-z]' $T/d | tr '\n' ' ')"
+MANWIDTH=80 man -l "$man" 2>/dev/null | awk 'length > 80 { bad = 1 } END { exit bad }' &&
+	grep -q '^\.nh$' "$man"
+tap $? "rapolicyctl(8) fits 80 columns and does not hyphenate"
+MANWIDTH=80 man -l "$top/userspace/rawalk/rawalk.1" 2>/dev/null | awk 'length > 80 { bad = 1 } END { exit bad }' &&
+	grep -q '^\.nh$' "$top/userspace/rawalk/rawalk.1"
+tap $? "rawalk(1) fits 80 columns and does not hyphenate"
+
+# The ABI document: one entry per policy with its values; every counter
+ok=0
+while read -r name vals; do
+	line=$(sed -n "\\|^What:.*/rapolicy/$name\$|,/^\$/p" "$abi" | sed -n '3p' | tr -d '\t')
+	exp=$(echo "$vals" | sed 's/ / | /g; s/^\([a-z_]*\)/\1 [default]/')
+	[ "$name" = "$order" ] && exp="$exp | 0 .. MAX_PAGECACHE_ORDER"
+	[ "$line" = "$exp" ] || { echo "# ABI $name: '$line', table: '$exp'"; ok=1; }
+done <$T/policies
+tap $ok "the ABI document's policy entries have the table's values"
+sed -n '\|^What:.*/rapolicy/stats/$|,/^What/p' "$abi" | grep -oP '^\t\t[a-z_]+(, [a-z_]+)*$' |
+	tr -d '\t' | tr ',' '\n' | tr -d ' ' | sort >$T/abi.cnt
+sort $T/counters | diff -u - $T/abi.cnt >$T/d
+tap $? "the ABI document's stats/ lists the table's counters: $(grep '^[-+][a-z]' $T/d | tr '\n' ' ')"
+ab=$(sed -n '\|^What:.*/rapolicy/ab/$|,/^\$/p' "$abi" | tr -d '\n\t')
+ok=0
+for p in $(cut -d' ' -f1 $T/policies); do
+	case $ab in *"$p"*) ;; *) echo "# ab/ misses $p"; ok=1 ;; esac
+done
+tap $ok "the ABI document's ab/ entry names every policy"
+
+# README: the policy table
+sed -n '/^## The policies/,/^## /p' "$readme" | grep -E '^\| `[a-z_]+` \| `' | sed 's/^| `\([a-z_]*\)` | \([^|]*\)|.*/\1 \2/; s/`//g; s/ *$//' |
+	sed "s/^\\($order .*\\) 0\\.\\.[0-9]*$/\\1 0..N/" >$T/readme.pol
+want | diff -u - $T/readme.pol >$T/d
+tap $? "README's policy table: $(grep '^[-+][a-z]' $T/d | tr '\n' ' ')"
+ok=0
+for w in $(grep -oE '\b(pages_requested|rapolicy_[a-z_]+)\b' "$readme" "$man" | cut -d: -f2 | sort -u); do
+	case $w in
+	pages_requested) echo "# $w is no counter of the module"; ok=1 ;;
+	rapolicy_*_total) grep -qx "${w#rapolicy_}" <(sed 's/$/_total/' $T/counters) ||
+		{ echo "# $w is no counter"; ok=1; } ;;
+	esac
+done
+tap $ok "README and rapolicyctl(8) name no counter the table lacks"
+
+# --help texts and the completion
+"$bin/rapolicyctl" set --help | sed -n '/^Policies/,/^$/p' | sed -n 's/^  //p' |
+	sed 's/  */ /g; s/ (a folio order)//' >$T/help.pol
+want | diff -u - $T/help.pol >$T/d
+tap $? "rapolicyctl set --help lists the table"
+for p in $("$bin/rapolicyctl" profile --help | sed -n 's/^  \([a-z]*\) .*/\1/p'); do
+	grep -q "^\\.B $p\$" "$man" || { echo "# profile $p not in rapolicyctl(8)"; false; }
+done
+tap $? "every profile of profile --help is in rapolicyctl(8)"
+comp() {
+	PATH=$bin:$PATH bash -c '. "$0"; COMP_WORDS=("${@}"); COMP_CWORD=$(($# - 1));
+		_rapolicyctl; printf "%s\n" "${COMPREPLY[@]}"' \
+		"$top/userspace/rapolicyctl/rapolicyctl.bash-completion" "$@"
+}
+comp rapolicyctl set "" | tr -d = >$T/comp.pol
+cut -d' ' -f1 $T/policies | diff -u - $T/comp.pol >/dev/null
+tap $? "the completion offers the table's policies"
+ok=0
+while read -r name vals; do
+	got=$(comp rapolicyctl set "$name=" | sed "s/^$name=//" | tr '\n' ' ')
+	[ "$got" = "$vals " ] || { echo "# completion $name: '$got'"; ok=1; }
+done <$T/policies
+tap $ok "the completion offers each policy's values"
+echo "1..$n"
+exit $failed

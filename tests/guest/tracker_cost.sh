@@ -1,0 +1,57 @@
+#!/bin/sh
+# The stream tracker's cost per fault, for make bench (one "cost" line per
+# setting, then TAP for the sanity of the numbers).
+#
+# A random reader faults on every touch and the tracker, which must leave
+# it as stock, still looks at every miss: the worst case for its cost. The
+# same walk runs with the module loaded and every policy off, then with
+# streams=on alone, REPS times each, alternating. Printed per setting: the
+# walk's major faults, its median wall time per fault, and, with the
+# tracker on, the tracker's own time from its counters (stats/stream_cost,
+# local_clock() around each decision) per decision and per major fault.
+# Read-around stops asking after MMAP_LOTSAMISS misses, so the tracker
+# sees about a hundred decisions per walk; under TCG the wall times move
+# by far more than that between runs, the tracker's own clock does not.
+. "$(dirname "$0")/lib.sh"
+
+REPS=${REPS:-5}
+RA_KB=128
+f=$(testfile 64M) || { tap 1 "create 64M"; exit 1; }
+modprobe rapolicy || { tap 1 "load rapolicy"; exit 1; }
+
+# run SETTING: one cold walk; appends "major wall_ms" to $SETTING.runs
+run() {
+	all_policies_off
+	[ "$1" = off ] || set_policy streams on
+	walk normal random:20 "$f" --seed 7 || return 1
+	echo "$walk_major $(report wall_ms)" >>"/tmp/cost.$1"
+}
+
+rm -f /tmp/cost.off /tmp/cost.on
+echo 1 >"$RAPOLICY_SYSFS/stats/reset"
+i=0
+while [ $i -lt "$REPS" ]; do
+	run off && run on || { tap 1 "cost walks"; exit 1; }
+	i=$((i + 1))
+done
+lookups=$(cat "$RAPOLICY_SYSFS/stats/stream_lookups")
+cost=$(cat "$RAPOLICY_SYSFS/stats/stream_cost")
+
+# median NS-PER-FAULT of a runs file
+median() {
+	awk '{ printf "%.0f\n", $2 * 1e6 / $1 }' "$1" | sort -n |
+		awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
+for s in off on; do
+	echo "cost $s majflt $(awk 'NR == 1 { print $1 }' /tmp/cost.$s) ns_per_fault $(median /tmp/cost.$s)"
+done
+faults=$(awk '{ n += $1 } END { print n }' /tmp/cost.on)
+echo "cost tracker lookups $lookups ns $cost ns_per_decision $((cost / (lookups > 0 ? lookups : 1))) ns_per_fault $((cost / (faults > 0 ? faults : 1)))"
+
+# The tracker must leave a random reader as stock, and it must have looked.
+[ "$(sort -u /tmp/cost.off | awk '{ print $1 }' | sort -u)" = \
+	"$(sort -u /tmp/cost.on | awk '{ print $1 }' | sort -u)" ]
+tap $? "tracker cost: the random reader takes the same major faults with streams on"
+[ "$lookups" -gt 0 ] && [ "$cost" -gt 0 ]
+tap $? "tracker cost: the tracker timed its decisions ($lookups)"
+rmmod rapolicy

@@ -1,0 +1,3 @@
+build/obj/selftests/util.o: /work/main/userspace/util.c \
+ /work/main/userspace/util.h
+/work/main/userspace/util.h:

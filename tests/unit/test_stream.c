@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host unit tests of the rapolicy stream tracker: module/stream.c built for
+ * userspace, driven by a model of the mmap fault path over a fake page
+ * cache, with the cases KUnit runs too. Prints TAP; exits non-zero on any
+ * failure.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "../../module/stream.c"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+struct rap_test {
+	const char *name;
+	int failures;
+};
+
+#define RAP_EXPECT(t, cond)						\
+	do {								\
+		if (!(cond)) {						\
+			printf("# %s:%d: expected %s\n", __FILE__,	\
+			       __LINE__, #cond);			\
+			(t)->failures++;				\
+		}							\
+	} while (0)
+
+#include "../../module/tests/stream_cases.h"
+
+int main(void)
+{
+	size_t i, n = ARRAY_SIZE(rap_stream_cases);
+	int failed = 0;
+
+	printf("TAP version 13\n1..%zu\n", n);
+	for (i = 0; i < n; i++) {
+		struct rap_test t = { rap_stream_cases[i].name, 0 };
+
+		rap_stream_cases[i].run(&t);
+		printf("%sok %zu - %s\n", t.failures ? "not " : "", i + 1,
+		       rap_stream_cases[i].name);
+		failed += !!t.failures;
+	}
+	return failed ? 1 : 0;
+}

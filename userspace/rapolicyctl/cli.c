@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rapolicyctl: messages, option parsing, and turning POLICY=VALUE pairs
+ * into checked writes.  Every problem is one line on stderr that starts
+ * "rapolicyctl: "; arguments are echoed through esc().
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "rapctl.h"
+
+int errmsg(struct ctx *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("rapolicyctl: ", c->err);
+	va_start(ap, fmt);
+	vfprintf(c->err, fmt, ap);
+	va_end(ap);
+	fputc('\n', c->err);
+	return RC_ERR;
+}
+
+int usage(struct ctx *c, const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(c->err, "rapolicyctl: %s%s", cmd ? cmd : "", cmd ? ": " : "");
+	va_start(ap, fmt);
+	vfprintf(c->err, fmt, ap);
+	va_end(ap);
+	fprintf(c->err, " (try 'rapolicyctl %s%s--help')\n", cmd ? cmd : "",
+		cmd ? " " : "");
+	return RC_USAGE;
+}
+
+int io_error(struct ctx *c, int err, const char *what)
+{
+	if (err == -EACCES || err == -EPERM)
+		return errmsg(c, "%s: permission denied: run as root", what);
+	if (err == -EPROTO)
+		return errmsg(c, "%s: not what rapolicyctl %s expects: rapolicy.ko and rapolicyctl must come from the same release",
+			      what, RAPOLICY_VERSION);
+	return errmsg(c, "%s: %s", what, strerror(-err));
+}
+
+int need_state(struct ctx *c, struct rap_state *s)
+{
+	char bad[80];
+	int ret;
+
+	if (!rap_loaded()) {
+		if (rap_hooks() == 0)
+			return errmsg(c, "the kernel has no readahead policy hooks (CONFIG_READAHEAD_POLICY): boot a kernel with the rapolicy patches");
+		return errmsg(c, "rapolicy module not loaded: run 'modprobe rapolicy'");
+	}
+	ret = rap_load(s, bad, sizeof(bad));
+	if (ret == -EPROTO && !strcmp(bad, "version"))
+		return errmsg(c, "module version %s does not match rapolicyctl %s: install both from the same release",
+			      esc(s->version), RAPOLICY_VERSION);
+	if (ret) {
+		char what[400];
+
+		snprintf(what, sizeof(what), RAP_DIR "/%s", bad);
+		return io_error(c, ret, what);
+	}
+	return 0;
+}
+
+bool is_help(const char *a)
+{
+	return !strcmp(a, "-h") || !strcmp(a, "--help");
+}
+
+int opt_val(int argc, char **argv, int *i, const char *name, const char **v)
+{
+	size_t len = strlen(name);
+
+	if (strncmp(argv[*i], name, len))
+		return 0;
+	if (argv[*i][len] == '=') {
+		*v = argv[*i] + len + 1;
+		return 1;
+	}
+	if (argv[*i][len])
+		return 0;
+	if (*i + 1 >= argc)
+		return -1;
+	*v = argv[++*i];
+	return 1;
+}
+
+static void allowed(const struct rap_state *s, int p, char *buf, size_t size)
+{
+	const struct pol_def *d = &pol_defs[p];
+	size_t o = 0;
+
+	for (unsigned int i = 0; i < d->nr; i++)
+		o += (size_t)snprintf(buf + o, size - o, "%s%s", i ? ", " : "", d->values[i]);
+	if (d->order)
+		snprintf(buf + o, size - o, ", 0..%u", s->max_order);
+}
+
+int parse_pairs(struct ctx *c, const char *cmd, const struct rap_state *s,
+		char **pairs, int n, struct arm_set *out)
+{
+	unsigned int seen = 0;
+	int bad = 0;
+
+	if (!n)
+		return usage(c, cmd, "no POLICY=VALUE given");
+	for (int i = 0; i < n; i++) {
+		char name[64], al[160];
+		const char *eq = strchr(pairs[i], '=');
+		int p;
+
+		if (!eq || eq == pairs[i] || (size_t)(eq - pairs[i]) >= sizeof(name)) {
+			bad = usage(c, cmd, "'%s' is not POLICY=VALUE", esc(pairs[i]));
+			continue;
+		}
+		snprintf(name, sizeof(name), "%.*s", (int)(eq - pairs[i]), pairs[i]);
+		p = pol_find(name);
+		if (p < 0) {
+			bad = usage(c, cmd, "unknown policy '%s'", esc(name));
+		} else if (seen & (1u << p)) {
+			bad = usage(c, cmd, "%s given twice", name);
+		} else if (!pol_valid(p, eq + 1, s->max_order)) {
+			allowed(s, p, al, sizeof(al));
+			bad = usage(c, cmd, "%s: '%s' is not one of %s", name,
+				    esc(eq + 1), al);
+		} else {
+			seen |= 1u << p;
+			snprintf(out->v[p], VAL_LEN, "%s", eq + 1);
+		}
+	}
+	return bad;
+}
+
+size_t plan_arm(struct write *w, int arm, const struct arm_set *from,
+		const struct arm_set *to)
+{
+	for (int p = 0; p < NR_POL; p++) {
+		snprintf(w[p].file, sizeof(w[p].file), "%s%s", arm ? "ab/" : "",
+			 pol_defs[p].name);
+		snprintf(w[p].from, sizeof(w[p].from), "%s", from->v[p]);
+		snprintf(w[p].to, sizeof(w[p].to), "%s", to->v[p]);
+	}
+	return NR_POL;
+}
+
+int apply_report(struct ctx *c, const struct write *w, size_t n)
+{
+	size_t failed = 0;
+	bool undo_failed;
+	int ret = rap_apply(w, n, &failed, &undo_failed);
+
+	if (ret) {
+		char what[400];
+
+		snprintf(what, sizeof(what), "writing '%s' to " RAP_DIR "/%s",
+			 esc(w[failed].to), w[failed].file);
+		io_error(c, ret, what);
+		return errmsg(c, undo_failed ?
+			      "could not restore every earlier write: check 'rapolicyctl status'" :
+			      "nothing was changed");
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(w[i].from, w[i].to))
+			fprintf(c->out, "%s: %s -> %s\n", w[i].file, esc(w[i].from),
+				esc(w[i].to));
+	}
+	return RC_OK;
+}
+
+const struct profile *profile_match(const struct arm_set *a, unsigned int *diff)
+{
+	const struct profile *best = NULL;
+	int best_n = NR_POL + 1;
+
+	for (size_t i = 0; i < nr_profiles; i++) {
+		struct arm_set pv;
+		unsigned int d;
+
+		profile_values(&profiles[i], &pv);
+		d = arm_diff(a, &pv);
+		if (__builtin_popcount(d) < best_n) {
+			best = &profiles[i];
+			best_n = __builtin_popcount(d);
+			*diff = d;
+		}
+	}
+	return best;
+}
+
+/* The policies and their values, from the table: part of several --help */
+static void help_policies(FILE *f)
+{
+	fputs("\nPolicies and values (the first is stock):\n", f);
+	for (int p = 0; p < NR_POL; p++) {
+		fprintf(f, "  %-18s", pol_defs[p].name);
+		for (unsigned int i = 0; i < pol_defs[p].nr; i++)
+			fprintf(f, " %s", pol_defs[p].values[i]);
+		fputs(pol_defs[p].order ? " 0..N (a folio order)\n" : "\n", f);
+	}
+}
+
+/* set and ab set: the pairs on top of the arm's current values */
+int set_arm(struct ctx *c, const char *cmd, int arm, int argc, char **argv)
+{
+	struct write w[NR_POL];
+	struct rap_state s;
+	struct arm_set to;
+	int ret;
+
+	for (int i = 1; i < argc; i++) {
+		if (is_help(argv[i])) {
+			fprintf(c->out, "Usage: rapolicyctl %s POLICY=VALUE...\n\n"
+				"Set policies of arm %c: all of them, or none when one is wrong.\n",
+				cmd, 'A' + arm);
+			help_policies(c->out);
+			return RC_OK;
+		}
+	}
+	ret = need_state(c, &s);
+	if (ret)
+		return ret;
+	to = s.arm[arm];
+	ret = parse_pairs(c, cmd, &s, argv + 1, argc - 1, &to);
+	if (ret)
+		return ret;
+	return apply_report(c, w, plan_arm(w, arm, &s.arm[arm], &to));
+}
+
+/* ab/cgroup: a cgroup v2 path; cgroup2 mounted at /sys/fs/cgroup */
+int check_cgroup(struct ctx *c, const char *cmd, const char *in, char *out, size_t size)
+{
+	char abs[PATH_MAX], p[PATH_MAX];
+	struct stat st;
+	size_t len;
+
+	if (!strncmp(in, "/sys/fs/cgroup/", 15))
+		in += 14;
+	snprintf(out, size, "%s", in);
+	for (len = strlen(out); len > 1 && out[len - 1] == '/'; )
+		out[--len] = '\0';
+	if (!*out)
+		return 0;
+	snprintf(abs, sizeof(abs), "/sys/fs/cgroup%s", out);
+	if (out[0] != '/' || rap_path(p, sizeof(p), abs) ||
+	    stat(p, &st) || !S_ISDIR(st.st_mode))
+		return usage(c, cmd, "'%s' is not a cgroup (a path under /sys/fs/cgroup)",
+			     esc(in));
+	return 0;
+}
+
+size_t plan_ab(struct write *w, const struct ab_conf *from, const struct ab_conf *to)
+{
+	const struct ab_conf *ab[2] = { from, to };
+
+	for (int k = 0; k < 2; k++) {
+		char *v[4] = { k ? w[0].to : w[0].from, k ? w[1].to : w[1].from,
+			       k ? w[2].to : w[2].from, k ? w[3].to : w[3].from };
+
+		sprintf(v[0], "%u", ab[k]->permille);
+		sprintf(v[1], "%llu", (unsigned long long)ab[k]->salt);
+		snprintf(v[2], sizeof(w[2].to), "%s", ab[k]->cgroup);
+		sprintf(v[3], "%s", ab_modes[ab[k]->mode]);
+	}
+	strcpy(w[0].file, "ab/sample_permille");
+	strcpy(w[1].file, "ab/salt");
+	strcpy(w[2].file, "ab/cgroup");
+	strcpy(w[3].file, "ab/mode");
+	return 4;
+}

@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rapolicyctl status, get, set, profile, save, apply.
+ */
+#include <jansson.h>
+#include <string.h>
+
+#include "rapctl.h"
+
+static void help_profiles(FILE *f)
+{
+	fputs("\nProfiles (every policy not named is at stock):\n", f);
+	for (size_t i = 0; i < nr_profiles; i++)
+		fprintf(f, "  %-6s %s: %s\n", profiles[i].name, profiles[i].desc,
+			*profiles[i].pairs ? profiles[i].pairs : "(all stock)");
+}
+
+/* --arm a|b at argv[*i]: 1 taken, 0 not --arm, -1 usage error printed */
+static int arm_opt(struct ctx *c, const char *cmd, int argc, char **argv, int *i,
+		   int *arm)
+{
+	const char *v = NULL;
+	int ret = opt_val(argc, argv, i, "--arm", &v);
+
+	if (ret && (ret < 0 || (strcmp(v, "a") && strcmp(v, "b"))))
+		return usage(c, cmd, "--arm takes a or b"), -1;
+	if (ret)
+		*arm = v[0] - 'a';
+	return ret;
+}
+
+/* The profile an arm matches, or "custom (pr but these=values)"; pr NULL: the closest */
+static unsigned int print_profile(FILE *f, const struct arm_set *a, const char *prefix,
+				  const struct profile *pr)
+{
+	struct arm_set pv;
+	unsigned int diff;
+
+	if (pr)
+		profile_values(pr, &pv), diff = arm_diff(a, &pv);
+	else
+		pr = profile_match(a, &diff);
+	fprintf(f, diff ? "%scustom (%s but" : "%s%s", prefix, pr->name);
+	for (int p = 0; p < NR_POL; p++)
+		if (diff & (1u << p))
+			fprintf(f, " %s=%s", pol_defs[p].name, a->v[p]);
+	fputs(diff ? ")\n" : "\n", f);
+	return diff;
+}
+
+static const char usage_status[] =
+"Usage: rapolicyctl status [--json]\n\n"
+"The module's version, both arms' policies, the profile each matches (or\n"
+"'custom' and how it differs from the closest), the A/B assignment and the\n"
+"time the counters cover.  Exit status 1 when the module is not loaded.\n";
+
+int cmd_status(struct ctx *c, int argc, char **argv)
+{
+	struct rap_state s;
+	bool json = false;
+	char buf[600];
+	int ret;
+
+	for (int i = 1; i < argc; i++) {
+		if (is_help(argv[i]))
+			return fputs(usage_status, c->out), RC_OK;
+		if (strcmp(argv[i], "--json"))
+			return usage(c, "status", "unexpected argument '%s'", esc(argv[i]));
+		json = true;
+	}
+	ret = need_state(c, &s);
+	if (ret)
+		return ret;
+	if (json) {
+		json_t *o = json_state(&s);
+
+		json_object_set_new(o, "stats", json_counters(&s.st));
+		json_out(c->out, o, false);
+		return RC_OK;
+	}
+	fprintf(c->out, "module:  rapolicy %s\n", esc(s.version));
+	fprintf(c->out, "%-18s  %-12s  %s\n", "policy", "arm A", "arm B");
+	for (int p = 0; p < NR_POL; p++)
+		fprintf(c->out, "%-18s  %-12s  %s\n", pol_defs[p].name,
+			s.arm[ARM_A].v[p], s.arm[ARM_B].v[p]);
+	print_profile(c->out, &s.arm[ARM_A], "profile: ", NULL);
+	print_profile(c->out, &s.arm[ARM_B], "arm B:   ", NULL);
+	fprintf(c->out, "ab:      %s\n", ab_line(&s.ab, buf, sizeof(buf)));
+	fprintf(c->out, "stats:   %.1f s since the last reset, %llu setting changes since\n",
+		s.st.elapsed_ms / 1000.0, (unsigned long long)s.st.settings_changed);
+	return RC_OK;
+}
+
+static const char usage_get[] =
+"Usage: rapolicyctl get [--arm a|b] [-n] [--json] [POLICY...]\n\n"
+"Print POLICY=VALUE for each policy (all by default) of arm A, or of arm B\n"
+"with --arm b; -n prints the values only, --json one object.\n";
+
+int cmd_get(struct ctx *c, int argc, char **argv)
+{
+	int arm = ARM_A, nops = 0, ret;
+	bool values = false, json = false;
+	struct rap_state s;
+	json_t *o;
+
+	for (int i = 1; i < argc; i++) {
+		if (is_help(argv[i]))
+			return fputs(usage_get, c->out), RC_OK;
+		ret = arm_opt(c, "get", argc, argv, &i, &arm);
+		if (ret < 0)
+			return RC_USAGE;
+		if (ret)
+			continue;
+		if (!strcmp(argv[i], "-n"))
+			values = true;
+		else if (!strcmp(argv[i], "--json"))
+			json = true;
+		else if (argv[i][0] == '-')
+			return usage(c, "get", "unknown option '%s'", esc(argv[i]));
+		else if (pol_find(argv[i]) < 0)
+			return usage(c, "get", "unknown policy '%s'", esc(argv[i]));
+		else
+			argv[++nops] = argv[i];
+	}
+	ret = need_state(c, &s);
+	if (ret)
+		return ret;
+	o = json_object();
+	for (int p = 0; p < NR_POL; p++) {
+		bool want = !nops;
+
+		for (int i = 1; i <= nops; i++)
+			want |= pol_find(argv[i]) == p;
+		if (!want)
+			continue;
+		if (json)
+			json_object_set_new(o, pol_defs[p].name, json_string(s.arm[arm].v[p]));
+		else if (values)
+			fprintf(c->out, "%s\n", s.arm[arm].v[p]);
+		else
+			fprintf(c->out, "%s=%s\n", pol_defs[p].name, s.arm[arm].v[p]);
+	}
+	if (json)
+		json_out(c->out, o, false);
+	else
+		json_decref(o);
+	return RC_OK;
+}
+
+int cmd_set(struct ctx *c, int argc, char **argv)
+{
+	return set_arm(c, "set", ARM_A, argc, argv);
+}
+
+static const char usage_profile[] =
+"Usage: rapolicyctl profile [--arm a|b] [NAME | verify NAME]\n\n"
+"With no NAME, list the profiles.  NAME sets every policy of the arm (A by\n"
+"default): those the profile names to its values, the rest to stock.\n"
+"'verify NAME' exits 1 and prints the difference when the arm has drifted\n"
+"from the profile.\n";
+
+int cmd_profile(struct ctx *c, int argc, char **argv)
+{
+	int arm = ARM_A, nops = 0, ret;
+	const struct profile *pr;
+	struct write w[NR_POL];
+	struct rap_state s;
+	struct arm_set pv;
+	char prefix[16];
+
+	for (int i = 1; i < argc; i++) {
+		if (is_help(argv[i])) {
+			fputs(usage_profile, c->out);
+			help_profiles(c->out);
+			return RC_OK;
+		}
+		ret = arm_opt(c, "profile", argc, argv, &i, &arm);
+		if (ret < 0)
+			return RC_USAGE;
+		if (!ret && argv[i][0] == '-')
+			return usage(c, "profile", "unknown option '%s'", esc(argv[i]));
+		if (!ret)
+			argv[++nops] = argv[i];
+	}
+	if (!nops) {
+		help_profiles(c->out);
+		return RC_OK;
+	}
+	if (nops > 2 || (nops == 2 && strcmp(argv[1], "verify")))
+		return usage(c, "profile", "unexpected argument '%s'", esc(argv[nops]));
+	pr = profile_find(argv[nops]);
+	if (!pr)
+		return usage(c, "profile", "unknown profile '%s'", esc(argv[nops]));
+	ret = need_state(c, &s);
+	if (ret)
+		return ret;
+	profile_values(pr, &pv);
+	if (nops == 1)
+		return apply_report(c, w, plan_arm(w, arm, &s.arm[arm], &pv));
+	snprintf(prefix, sizeof(prefix), "arm %c: ", 'A' + arm);
+	return print_profile(c->out, &s.arm[arm], prefix, pr) ? RC_ERR : RC_OK;
+}
+
+static const char usage_save[] =
+"Usage: rapolicyctl save\n\n"
+"Print both arms' policies and the A/B assignment as JSON, for 'apply'\n"
+"(at boot, rapolicy.service applies /etc/rapolicy.conf).\n";
+
+int cmd_save(struct ctx *c, int argc, char **argv)
+{
+	struct rap_state s;
+	int ret;
+
+	if (argc > 1 && is_help(argv[1]))
+		return fputs(usage_save, c->out), RC_OK;
+	if (argc > 1)
+		return usage(c, "save", "unexpected argument '%s'", esc(argv[1]));
+	ret = need_state(c, &s);
+	if (ret)
+		return ret;
+	json_out(c->out, json_state(&s), false);
+	return RC_OK;
+}
+
+/* One arm of a saved state: a policy not named is stock */
+static int load_arm(struct ctx *c, const struct rap_state *s, json_t *j,
+		    const char *key, struct arm_set *out)
+{
+	const char *name;
+	json_t *v;
+
+	profile_values(&profiles[0], out);	/* stock */
+	if (!j)
+		return 0;
+	if (!json_is_object(j))
+		return usage(c, "apply", "\"%s\" is not an object", key);
+	json_object_foreach(j, name, v) {
+		int p = pol_find(name);
+
+		if (p < 0)
+			return usage(c, "apply", "%s: unknown policy '%s'", key, esc(name));
+		if (!json_is_string(v) || !pol_valid(p, json_string_value(v), s->max_order))
+			return usage(c, "apply", "%s: %s: not a value of the policy", key, name);
+		snprintf(out->v[p], VAL_LEN, "%s", json_string_value(v));
+	}
+	return 0;
+}
+
+static int load_ab(struct ctx *c, json_t *j, struct ab_conf *ab)
+{
+	const char *mode = "off", *cg = "";
+	json_int_t permille = 0, salt = 0;
+	json_error_t e;
+
+	memset(ab, 0, sizeof(*ab));
+	if (j && json_unpack_ex(j, &e, JSON_STRICT, "{s?s, s?s, s?I, s?I}", "mode", &mode,
+				"cgroup", &cg, "sample_permille", &permille, "salt", &salt))
+		return usage(c, "apply", "\"ab\": %s", esc(e.text));
+	while (ab->mode < 3 && strcmp(ab_modes[ab->mode], mode))
+		ab->mode++;
+	if (ab->mode == 3)
+		return usage(c, "apply", "\"ab\": unknown mode '%s'", esc(mode));
+	if (permille < 0 || permille > 1000 || salt < 0)
+		return usage(c, "apply", "\"ab\": sample_permille 0..1000, salt >= 0");
+	ab->permille = (unsigned int)permille;
+	ab->salt = (uint64_t)salt;
+	return check_cgroup(c, "apply", cg, ab->cgroup, sizeof(ab->cgroup));
+}
+
+static const char usage_apply[] =
+"Usage: rapolicyctl apply FILE\n\n"
+"Set the whole state that 'rapolicyctl save' printed ('-' reads stdin):\n"
+"both arms' policies (stock where FILE names none) and the A/B assignment\n"
+"(off where FILE has none).  All of it is checked first; when a write\n"
+"fails, the earlier ones are undone.\n";
+
+int cmd_apply(struct ctx *c, int argc, char **argv)
+{
+	json_t *j, *a = NULL, *b = NULL, *ab = NULL, *ver = NULL;
+	struct write w[2 * NR_POL + 4];
+	struct arm_set to[NR_ARMS];
+	struct ab_conf abc;
+	struct rap_state s;
+	json_error_t e;
+	size_t n;
+	int ret;
+
+	if (argc > 1 && is_help(argv[1]))
+		return fputs(usage_apply, c->out), RC_OK;
+	if (argc != 2)
+		return usage(c, "apply", "needs one FILE");
+	ret = need_state(c, &s);
+	if (ret)
+		return ret;
+	j = strcmp(argv[1], "-") ? json_load_file(argv[1], 0, &e) : json_loadf(stdin, 0, &e);
+	if (!j)
+		return usage(c, "apply", "%s:%d: %s", esc(argv[1]), e.line, esc(e.text));
+	ret = json_unpack_ex(j, &e, JSON_STRICT, "{s?o, s?o, s?o, s?o}", "a", &a, "b", &b,
+			     "ab", &ab, "version", &ver) ?
+	      usage(c, "apply", "%s: %s", esc(argv[1]), esc(e.text)) : 0;
+	if (!ret)
+		ret = load_arm(c, &s, a, "a", &to[ARM_A]);
+	if (!ret)
+		ret = load_arm(c, &s, b, "b", &to[ARM_B]);
+	if (!ret)
+		ret = load_ab(c, ab, &abc);
+	json_decref(j);
+	if (ret)
+		return ret;
+	n = plan_arm(w, ARM_A, &s.arm[ARM_A], &to[ARM_A]);
+	n += plan_arm(w + n, ARM_B, &s.arm[ARM_B], &to[ARM_B]);
+	n += plan_ab(w + n, &s.ab, &abc);
+	return apply_report(c, w, n);
+}

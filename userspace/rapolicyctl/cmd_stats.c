@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rapolicyctl stats: the counters as text, JSON or Prometheus text, once
+ * or per interval; stats reset.
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <string.h>
+#include <time.h>
+
+#include "rapctl.h"
+#include "util.h"
+
+static const char usage_stats[] =
+"Usage: rapolicyctl stats [--json | --prometheus]\n"
+"       rapolicyctl stats --interval SECONDS [--count N] [--json]\n"
+"       rapolicyctl stats reset\n\n"
+"The counters of arms A and B, the time since the last reset and how many\n"
+"setting changes happened since.  --prometheus prints the Prometheus text\n"
+"format (rapolicy_up 0 and exit 0 when the module is not loaded).\n"
+"--interval prints, every SECONDS, a UTC timestamp and one row per arm of\n"
+"what sync_miss, mmap_hit, pmd_hit, async and pages_read added (--json:\n"
+"one object a line with every counter).  'reset' sets them all to 0.\n";
+
+static const int cols[] = { ST_sync_miss, ST_mmap_hit, ST_pmd_hit, ST_async, ST_pages_read };
+#define NR_COLS (int)(sizeof(cols) / sizeof(cols[0]))
+
+static void interval_row(struct ctx *c, const struct counters *d, bool json)
+{
+	char ts[32];
+	time_t t = time(NULL);
+	struct tm tm;
+
+	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&t, &tm));
+	if (json) {
+		json_t *o = json_counters(d);
+
+		json_object_set_new(o, "time", json_string(ts));
+		json_out(c->out, o, true);
+		return;
+	}
+	for (int arm = 0; arm < NR_ARMS; arm++) {
+		fprintf(c->out, "%-20s %-3c", ts, 'A' + arm);
+		for (int i = 0; i < NR_COLS; i++)
+			fprintf(c->out, " %10llu", (unsigned long long)d->c[arm][cols[i]]);
+		fputc('\n', c->out);
+	}
+}
+
+static int interval(struct ctx *c, double secs, long count, bool json)
+{
+	struct counters prev, cur, d;
+	struct timespec next;
+	char bad[80];
+	int ret = rap_load_counters(&prev, bad, sizeof(bad));
+	long step = (long)(secs * 1e9);
+
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	if (!json) {
+		fprintf(c->out, "%-20s %-3s", "time", "arm");
+		for (int i = 0; i < NR_COLS; i++)
+			fprintf(c->out, " %10s", st_names[cols[i]]);
+		fputc('\n', c->out);
+	}
+	for (long k = 0; !ret && (count < 0 || k < count); k++) {
+		next.tv_sec += (next.tv_nsec + step) / 1000000000;
+		next.tv_nsec = (next.tv_nsec + step) % 1000000000;
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL) == EINTR)
+			;
+		ret = rap_load_counters(&cur, bad, sizeof(bad));
+		for (int a = 0; !ret && a < NR_ARMS; a++)
+			for (int i = 0; i < NR_ST; i++)
+				d.c[a][i] = cur.c[a][i] - prev.c[a][i];
+		d.elapsed_ms = cur.elapsed_ms - prev.elapsed_ms;
+		d.settings_changed = cur.settings_changed - prev.settings_changed;
+		if (!ret)
+			interval_row(c, &d, json);
+		fflush(c->out);
+		prev = cur;
+	}
+	if (ret) {
+		char what[400];
+
+		snprintf(what, sizeof(what), RAP_DIR "/%s", bad);
+		return io_error(c, ret, what);
+	}
+	return RC_OK;
+}
+
+static int reset(struct ctx *c)
+{
+	struct rap_state s;
+	int ret = need_state(c, &s);
+
+	if (!ret && (ret = rap_write("stats/reset", "1")))
+		return io_error(c, ret, "writing " RAP_DIR "/stats/reset");
+	return ret;
+}
+
+int cmd_stats(struct ctx *c, int argc, char **argv)
+{
+	bool json = false, prom = false;
+	double secs = 0;
+	long count = -1;
+	struct rap_state s;
+	const char *v;
+	uint64_t n;
+	int ret;
+
+	if (argc == 2 && !strcmp(argv[1], "reset"))
+		return reset(c);
+	for (int i = 1; i < argc; i++) {
+		if (is_help(argv[i]))
+			return fputs(usage_stats, c->out), RC_OK;
+		if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "--prometheus")) {
+			*(argv[i][2] == 'j' ? &json : &prom) = true;
+		} else if ((ret = opt_val(argc, argv, &i, "--interval", &v))) {
+			char *end;
+
+			secs = ret > 0 ? strtod(v, &end) : 0;
+			if (ret < 0 || *end || !(secs >= 0.01 && secs <= 86400))
+				return usage(c, "stats", "--interval takes 0.01 to 86400 seconds");
+		} else if ((ret = opt_val(argc, argv, &i, "--count", &v))) {
+			if (ret < 0 || parse_u64(v, &n) || !n || n > 1000000000)
+				return usage(c, "stats", "--count takes a number from 1");
+			count = (long)n;
+		} else {
+			return usage(c, "stats", "unexpected argument '%s'", esc(argv[i]));
+		}
+	}
+	if ((json && prom) || (prom && secs > 0))
+		return usage(c, "stats", "choose one of --json, --prometheus, --interval");
+	if (prom && !rap_loaded())
+		return print_prometheus(c->out, NULL, false), RC_OK;
+	ret = need_state(c, &s);
+	if (ret)
+		return ret;
+	if (secs > 0)
+		return interval(c, secs, count, json);
+	if (prom)
+		print_prometheus(c->out, &s, true);
+	else if (json)
+		json_out(c->out, json_counters(&s.st), false);
+	if (prom || json)
+		return RC_OK;
+	fprintf(c->out, "%-18s  %12s  %12s\n", "counter", "arm A", "arm B");
+	for (int i = 0; i < NR_ST; i++)
+		fprintf(c->out, "%-18s  %12llu  %12llu\n", st_names[i],
+			(unsigned long long)s.st.c[ARM_A][i], (unsigned long long)s.st.c[ARM_B][i]);
+	fprintf(c->out, "elapsed: %.1f s since the last reset, %llu setting changes since\n",
+		s.st.elapsed_ms / 1000.0, (unsigned long long)s.st.settings_changed);
+	return RC_OK;
+}

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rapolicyctl: output formats.  A leaf: it formats what it is given and
+ * reads nothing.  JSON goes through jansson.
+ */
+#include <jansson.h>
+#include <string.h>
+
+#include "rapctl.h"
+
+#define ESC_MAX 48
+
+const char *esc(const char *s)
+{
+	static char bufs[4][ESC_MAX * 4 + 8];
+	static int next;
+	char *b = bufs[next++ % 4];
+	size_t o = 0, i;
+
+	for (i = 0; s[i] && i < ESC_MAX; i++) {
+		unsigned char ch = (unsigned char)s[i];
+
+		if (ch < ' ' || ch >= 0x7f || ch == '\\' || ch == '\'')
+			o += (size_t)sprintf(b + o, "\\x%02x", ch);
+		else
+			b[o++] = (char)ch;
+	}
+	strcpy(b + o, s[i] ? "..." : "");
+	return b;
+}
+
+static void prom_head(FILE *f, const char *name, const char *type, const char *help)
+{
+	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+static void prom_policies(FILE *f, const struct rap_state *s)
+{
+	prom_head(f, "rapolicy_policy", "gauge",
+		  "Policy values per A/B arm: 1 for the current value, 0 for the others.");
+	for (int arm = 0; arm < NR_ARMS; arm++) {
+		for (int p = 0; p < NR_POL; p++) {
+			const struct pol_def *d = &pol_defs[p];
+			unsigned int nv = d->nr + (d->order ? s->max_order + 1 : 0);
+
+			for (unsigned int v = 0; v < nv; v++) {
+				char val[VAL_LEN];
+
+				if (v < d->nr)
+					snprintf(val, sizeof(val), "%s", d->values[v]);
+				else
+					snprintf(val, sizeof(val), "%u", v - d->nr);
+				fprintf(f, "rapolicy_policy{arm=\"%c\",policy=\"%s\",value=\"%s\"} %d\n",
+					'a' + arm, d->name, val,
+					!strcmp(val, s->arm[arm].v[p]));
+			}
+		}
+	}
+}
+
+void print_prometheus(FILE *f, const struct rap_state *s, bool up)
+{
+	prom_head(f, "rapolicy_up", "gauge",
+		  "Whether rapolicy.ko is loaded (1) or not (0).");
+	fprintf(f, "rapolicy_up %d\n", up);
+	if (!up)
+		return;
+	prom_head(f, "rapolicy_info", "gauge", "The module's version.");
+	/* rap_load() checked that it is RAPOLICY_VERSION: no escaping */
+	fprintf(f, "rapolicy_info{version=\"%s\"} 1\n", s->version);
+	prom_policies(f, s);
+	prom_head(f, "rapolicy_ab_mode", "gauge",
+		  "How faults pick their A/B arm: 1 for the current mode.");
+	for (int m = 0; m < 3; m++)
+		fprintf(f, "rapolicy_ab_mode{mode=\"%s\"} %d\n", ab_modes[m],
+			m == s->ab.mode);
+	prom_head(f, "rapolicy_ab_sample_permille", "gauge",
+		  "Share of files in arm B in sample mode, per mille.");
+	fprintf(f, "rapolicy_ab_sample_permille %u\n", s->ab.permille);
+	prom_head(f, "rapolicy_stats_elapsed_seconds", "gauge",
+		  "Seconds since the module loaded or its counters were last reset.");
+	fprintf(f, "rapolicy_stats_elapsed_seconds %.3f\n", s->st.elapsed_ms / 1000.0);
+	prom_head(f, "rapolicy_settings_changed", "gauge",
+		  "Writes that changed a policy or an A/B setting since the last reset.");
+	fprintf(f, "rapolicy_settings_changed %llu\n",
+		(unsigned long long)s->st.settings_changed);
+	for (int i = 0; i < NR_ST; i++) {
+		char name[64], help[160];
+
+		snprintf(name, sizeof(name), "rapolicy_%s_total", st_names[i]);
+		snprintf(help, sizeof(help), "Counter of %s, per A/B arm.", st_help[i]);
+		prom_head(f, name, "counter", help);
+		for (int arm = 0; arm < NR_ARMS; arm++)
+			fprintf(f, "%s{arm=\"%c\"} %llu\n", name, 'a' + arm,
+				(unsigned long long)s->st.c[arm][i]);
+	}
+}
+
+void *json_arm(const struct arm_set *a)
+{
+	json_t *o = json_object();
+
+	for (int p = 0; p < NR_POL; p++)
+		json_object_set_new(o, pol_defs[p].name, json_string(a->v[p]));
+	return o;
+}
+
+void *json_ab(const struct ab_conf *ab)
+{
+	/* a cgroup name need not be UTF-8; JSON must */
+	json_t *cg = json_string(ab->cgroup);
+
+	return json_pack("{s:s, s:o, s:i, s:I}", "mode", ab_modes[ab->mode],
+			 "cgroup", cg ? cg : json_string(esc(ab->cgroup)),
+			 "sample_permille", (int)ab->permille, "salt", (json_int_t)ab->salt);
+}
+
+void *json_counters(const struct counters *st)
+{
+	json_t *o = json_pack("{s:I, s:I}", "elapsed_ms", (json_int_t)st->elapsed_ms,
+			      "settings_changed", (json_int_t)st->settings_changed);
+
+	for (int arm = 0; arm < NR_ARMS; arm++) {
+		json_t *a = json_object();
+		char key[2] = { (char)('a' + arm), 0 };
+
+		for (int i = 0; i < NR_ST; i++)
+			json_object_set_new(a, st_names[i],
+					    json_integer((json_int_t)st->c[arm][i]));
+		json_object_set_new(o, key, a);
+	}
+	return o;
+}
+
+void *json_state(const struct rap_state *s)
+{
+	return json_pack("{s:s, s:o, s:o, s:o}", "version", s->version,
+			 "a", json_arm(&s->arm[ARM_A]), "b", json_arm(&s->arm[ARM_B]),
+			 "ab", json_ab(&s->ab));
+}
+
+const char *ab_line(const struct ab_conf *ab, char *buf, size_t size)
+{
+	if (ab->mode == AB_CGROUP)
+		snprintf(buf, size, "cgroup %s", esc(ab->cgroup));
+	else if (ab->mode == AB_SAMPLE)
+		snprintf(buf, size, "sample %u permille, salt %llu", ab->permille,
+			 (unsigned long long)ab->salt);
+	else
+		snprintf(buf, size, "off");
+	return buf;
+}
+
+static json_t *json_est(const struct est *e)
+{
+	return json_pack("{s:f, s:f, s:f, s:I, s:I}", "rate", e->rate, "lo", e->lo,
+			 "hi", e->hi, "count", (json_int_t)e->num,
+			 "faults", (json_int_t)e->den);
+}
+
+void *json_report(const struct ab_result *r)
+{
+	json_t *o = json_pack("{s:I, s:s, s:s, s:f, s:f}", "blocks", (json_int_t)r->blocks,
+			      "verdict", r->verdict, "why", r->why,
+			      "fault_p", r->fault_p, "io_p", r->io_p);
+
+	for (int arm = 0; arm < NR_ARMS; arm++) {
+		char key[2] = { (char)('a' + arm), 0 };
+
+		json_object_set_new(o, key, json_pack("{s:o, s:o}",
+			"major_faults_per_fault", json_est(&r->fault[arm]),
+			"pages_read_per_fault", json_est(&r->io[arm])));
+	}
+	return o;
+}
+
+void json_out(FILE *f, void *j, bool compact)
+{
+	json_dumpf(j, f, compact ? JSON_COMPACT : JSON_INDENT(2));
+	fputc('\n', f);
+	json_decref(j);
+}

@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rapolicyctl: the control tool of rapolicy.ko, see rapolicyctl(8).
+ *
+ * Layers, each using only those above it (no cycles):
+ *   sysfs.c    the one I/O seam (a root directory), the module's state as
+ *              read from its files, planned and rolled-back writes
+ *   abstat.c   the A/B statistics (pure arithmetic)
+ *   fmt.c      output: escaping, text tables, JSON, Prometheus
+ *   cli.c      messages and option parsing
+ *   cmd_*.c    one function per subcommand; main.c dispatches
+ *
+ * The policies, their values and the counters come from module/table.h.
+ */
+#ifndef RAPCTL_H
+#define RAPCTL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define RC_OK		0
+#define RC_ERR		1	/* runtime error, drift, module missing */
+#define RC_USAGE	2	/* bad command line or bad input */
+
+#define RAP_DIR		"/sys/kernel/mm/rapolicy"
+#define RAP_HOOK_SYM	"readahead_policy_register"
+
+enum {
+#define RAP_POLICY(name, orders, help, ...) POL_##name,
+#include "table.h"
+	NR_POL
+};
+
+enum {
+#define RAP_STAT(name, help) ST_##name,
+#include "table.h"
+	NR_ST
+};
+
+struct pol_def {
+	const char *name, *help;
+	const char *const *values;	/* named values, stock first */
+	unsigned int nr;
+	bool order;			/* also takes a folio order */
+};
+
+extern const struct pol_def pol_defs[NR_POL];
+extern const char *const st_names[NR_ST];
+extern const char *const st_help[NR_ST];
+extern const char *const ab_modes[3];
+
+enum { ARM_A, ARM_B, NR_ARMS };
+enum { AB_OFF, AB_CGROUP, AB_SAMPLE };
+#define VAL_LEN 16
+
+/* One arm's policies: the value of each, as the module spells it */
+struct arm_set {
+	char v[NR_POL][VAL_LEN];
+};
+
+struct ab_conf {
+	int mode;
+	char cgroup[512];
+	unsigned int permille;
+	uint64_t salt;
+};
+
+struct counters {
+	uint64_t c[NR_ARMS][NR_ST];
+	uint64_t elapsed_ms;
+	uint64_t settings_changed;
+};
+
+struct rap_state {
+	char version[64];
+	struct arm_set arm[NR_ARMS];
+	unsigned int max_order;
+	struct ab_conf ab;
+	struct counters st;
+};
+
+/* sysfs.c: the root directory ("" is /) and paths under it */
+extern const char *rap_root;
+int rap_path(char *buf, size_t size, const char *abs);
+bool rap_loaded(void);
+int rap_hooks(void);	/* 1: the kernel has the hooks, 0: not, -1: unknown */
+/* 0 or -errno with the file in bad (-EPROTO: not this tool's format) */
+int rap_load(struct rap_state *s, char *bad, size_t badlen);
+int rap_load_counters(struct counters *st, char *bad, size_t badlen);
+int pol_find(const char *name);	/* -1: no such policy */
+bool pol_valid(int p, const char *val, unsigned int max_order);
+
+/* One write; the old value is what a rollback writes back */
+struct write {
+	char file[64];		/* under RAP_DIR: "ab/pmd_hit" */
+	char from[512];
+	char to[512];
+};
+/* Write w[0..n) in order; on a failure write the old values back */
+int rap_apply(const struct write *w, size_t n, size_t *failed, bool *undo_failed);
+int rap_write(const char *file, const char *s);
+
+/* Profiles: every policy of an arm, stock where pairs say nothing */
+struct profile {
+	const char *name, *desc, *pairs;	/* pairs: "policy=value ..." */
+};
+extern const struct profile profiles[];
+extern const size_t nr_profiles;
+const struct profile *profile_find(const char *name);
+void profile_values(const struct profile *pr, struct arm_set *out);
+unsigned int arm_diff(const struct arm_set *a, const struct arm_set *b);
+
+/* abstat.c: ratio estimates over blocks (time intervals or files) */
+struct block {
+	uint64_t c[NR_ARMS][NR_ST];
+};
+struct est {
+	double rate, lo, hi, se;	/* sum(num) / sum(den), 95% interval */
+	uint64_t num, den;
+};
+struct ab_result {
+	size_t blocks;		/* blocks in which both arms had faults */
+	struct est fault[NR_ARMS];	/* sync_miss per mmap fault */
+	struct est io[NR_ARMS];		/* pages_read per mmap fault */
+	double fault_p, io_p;	/* two-sided p-values of B - A */
+	const char *verdict;
+	char why[160];
+};
+#define AB_MIN_BLOCKS	5
+#define AB_MIN_FAULTS	100
+/*
+ * More pages per fault than this fraction counts as a higher I/O cost.
+ * mmap faults are the denominator, and an arm that maps larger folios
+ * takes fewer faults for the same accesses, so its pages per fault rise
+ * with no extra I/O: 17% was seen for one walk read identically by both
+ * arms. The margin keeps that from reading as a trade-off.
+ */
+#define AB_IO_MARGIN	0.50
+void ab_analyse(const struct block *b, size_t n, struct ab_result *r);
+double t_quantile(unsigned int df);
+double t_pvalue(double t, unsigned int df);
+
+/* fmt.c; esc(): s escaped and capped for messages */
+const char *esc(const char *s);
+void print_prometheus(FILE *f, const struct rap_state *s, bool up);
+/* JSON (jansson's json_t *, as void * to keep jansson.h out of here) */
+void *json_arm(const struct arm_set *a);
+void *json_ab(const struct ab_conf *ab);
+void *json_counters(const struct counters *st);
+void *json_state(const struct rap_state *s);
+/* "off", "cgroup PATH", "sample N permille, salt S" */
+const char *ab_line(const struct ab_conf *ab, char *buf, size_t size);
+void *json_report(const struct ab_result *r);
+void json_out(FILE *f, void *j, bool compact);
+
+/* cli.c */
+struct ctx { FILE *out, *err; };
+int errmsg(struct ctx *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int usage(struct ctx *c, const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int io_error(struct ctx *c, int err, const char *what);
+int need_state(struct ctx *c, struct rap_state *s);
+bool is_help(const char *a);
+/* --name V or --name=V: 1 (value in *v), 0 not it, -1 V missing */
+int opt_val(int argc, char **argv, int *i, const char *name, const char **v);
+int parse_pairs(struct ctx *c, const char *cmd, const struct rap_state *s,
+		char **pairs, int n, struct arm_set *out);
+size_t plan_arm(struct write *w, int arm, const struct arm_set *from,
+		const struct arm_set *to);
+int apply_report(struct ctx *c, const struct write *w, size_t n);
+/* Closest profile to a and the policies that differ (0: exact) */
+const struct profile *profile_match(const struct arm_set *a, unsigned int *diff);
+
+/* cli.c: set and ab set, A/B assignment writes */
+int set_arm(struct ctx *c, const char *cmd, int arm, int argc, char **argv);
+int check_cgroup(struct ctx *c, const char *cmd, const char *in, char *out,
+		 size_t size);
+size_t plan_ab(struct write *w, const struct ab_conf *from, const struct ab_conf *to);
+
+/* The subcommands */
+int cmd_status(struct ctx *c, int argc, char **argv);
+int cmd_get(struct ctx *c, int argc, char **argv);
+int cmd_set(struct ctx *c, int argc, char **argv);
+int cmd_profile(struct ctx *c, int argc, char **argv);
+int cmd_save(struct ctx *c, int argc, char **argv);
+int cmd_apply(struct ctx *c, int argc, char **argv);
+int cmd_stats(struct ctx *c, int argc, char **argv);
+int cmd_ab(struct ctx *c, int argc, char **argv);
+int rapctl_main(int argc, char **argv, FILE *out, FILE *err);
+
+#endif /* RAPCTL_H */

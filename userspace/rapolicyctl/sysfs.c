@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rapolicyctl: the module's files.  Every path goes through rap_path(),
+ * under rap_root (the tests' one seam: a directory holding a fake /sys
+ * and /proc).  The module ships with this tool, so its files must be
+ * exactly what module/table.h says; anything else is an error.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "rapctl.h"
+#include "util.h"
+
+#define RAP_POLICY(name, orders, help, ...) \
+	static const char *const vals_##name[] = { __VA_ARGS__ };
+#include "table.h"
+
+#define RAP_POLICY(name, orders, help, ...) [POL_##name] = { #name, help, \
+	vals_##name, sizeof(vals_##name) / sizeof(vals_##name[0]), orders },
+const struct pol_def pol_defs[NR_POL] = {
+#include "table.h"
+};
+
+#define RAP_STAT(name, help) #name,
+const char *const st_names[NR_ST] = {
+#include "table.h"
+};
+#define RAP_STAT(name, help) help,
+const char *const st_help[NR_ST] = {
+#include "table.h"
+};
+
+const char *const ab_modes[3] = { "off", "cgroup", "sample" };
+
+const char *rap_root = "";
+
+int rap_path(char *buf, size_t size, const char *abs)
+{
+	int n = snprintf(buf, size, "%s%s", rap_root, abs);
+
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
+static int mod_path(char *buf, size_t size, const char *file)
+{
+	char abs[PATH_MAX];
+
+	snprintf(abs, sizeof(abs), RAP_DIR "/%s", file);
+	return rap_path(buf, size, abs);
+}
+
+bool rap_loaded(void)
+{
+	char p[PATH_MAX];
+	struct stat st;
+
+	return !rap_path(p, sizeof(p), RAP_DIR) && !stat(p, &st) &&
+	       S_ISDIR(st.st_mode);
+}
+
+/* kallsyms hides addresses from non-root, not names */
+int rap_hooks(void)
+{
+	char p[PATH_MAX], *text;
+	int ret;
+
+	if (rap_path(p, sizeof(p), "/proc/kallsyms") || !(text = read_file(p, NULL)))
+		return -1;
+	ret = strstr(text, " " RAP_HOOK_SYM "\n") != NULL;
+	free(text);
+	return ret;
+}
+
+/* The text of a module file, trailing blanks gone, one line of text */
+static int read_mod(const char *file, char *buf, size_t size)
+{
+	char p[PATH_MAX];
+	int n;
+
+	if (mod_path(p, sizeof(p), file))
+		return -ENAMETOOLONG;
+	n = read_small_file(p, buf, size);
+	if (n < 0)
+		return n;
+	while (n && (buf[n - 1] == ' ' || buf[n - 1] == '\n'))
+		buf[--n] = '\0';
+	for (int i = 0; i < n; i++)
+		if ((unsigned char)buf[i] < ' ')
+			return -EPROTO;
+	return 0;
+}
+
+static int read_u64(const char *file, uint64_t *v)
+{
+	char buf[32];
+	int ret = read_mod(file, buf, sizeof(buf));
+
+	return ret ? ret : parse_u64(buf, v) ? -EPROTO : 0;
+}
+
+/*
+ * A choice file, "a [b] c": the tokens must be names[0..nr) and then, if
+ * orders, "0".."N" (N into *max_order); the bracketed one into cur.
+ */
+static int parse_choice(char *text, const char *const *names, unsigned int nr,
+			bool orders, unsigned int *max_order, char *cur)
+{
+	unsigned int i = 0, chosen = 0;
+
+	for (char *tok = strtok(text, " "); tok; tok = strtok(NULL, " "), i++) {
+		size_t len = strlen(tok);
+		bool br = tok[0] == '[' && len > 2 && tok[len - 1] == ']';
+		char want[VAL_LEN];
+
+		if (br) {
+			tok[len - 1] = '\0';
+			tok++;
+		}
+		if (i < nr)
+			snprintf(want, sizeof(want), "%s", names[i]);
+		else if (orders)
+			snprintf(want, sizeof(want), "%u", i - nr);
+		else
+			return -EPROTO;
+		if (strcmp(tok, want))
+			return -EPROTO;
+		if (br) {
+			chosen++;
+			snprintf(cur, VAL_LEN, "%s", tok);
+		}
+	}
+	if (chosen != 1 || i < nr || (orders && i == nr))
+		return -EPROTO;
+	if (orders)
+		*max_order = i - nr - 1;
+	return 0;
+}
+
+static int load_arm(struct rap_state *s, int arm, char *bad, size_t badlen)
+{
+	for (int p = 0; p < NR_POL; p++) {
+		const struct pol_def *d = &pol_defs[p];
+		char file[64], text[512];
+		int ret;
+
+		snprintf(file, sizeof(file), "%s%s", arm ? "ab/" : "", d->name);
+		snprintf(bad, badlen, "%s", file);
+		ret = read_mod(file, text, sizeof(text));
+		if (!ret)
+			ret = parse_choice(text, d->values, d->nr, d->order,
+					   &s->max_order, s->arm[arm].v[p]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int load_ab(struct ab_conf *ab, char *bad, size_t badlen)
+{
+	char text[600], mode[VAL_LEN];
+	uint64_t v;
+	int ret;
+
+	snprintf(bad, badlen, "ab/mode");
+	ret = read_mod("ab/mode", text, sizeof(text));
+	if (!ret)
+		ret = parse_choice(text, ab_modes, 3, false, NULL, mode);
+	if (ret)
+		return ret;
+	for (ab->mode = 0; strcmp(ab_modes[ab->mode], mode); ab->mode++)
+		;
+	snprintf(bad, badlen, "ab/cgroup");
+	ret = read_mod("ab/cgroup", ab->cgroup, sizeof(ab->cgroup));
+	if (ret)
+		return ret;
+	snprintf(bad, badlen, "ab/sample_permille");
+	ret = read_u64("ab/sample_permille", &v);
+	if (ret || v > 1000)
+		return ret ? ret : -EPROTO;
+	ab->permille = (unsigned int)v;
+	snprintf(bad, badlen, "ab/salt");
+	return read_u64("ab/salt", &ab->salt);
+}
+
+int rap_load_counters(struct counters *st, char *bad, size_t badlen)
+{
+	for (int arm = 0; arm < NR_ARMS; arm++) {
+		for (int i = 0; i < NR_ST; i++) {
+			int ret;
+
+			snprintf(bad, badlen, "stats/%c/%s", 'a' + arm, st_names[i]);
+			ret = read_u64(bad, &st->c[arm][i]);
+			if (ret)
+				return ret;
+		}
+	}
+	int ret;
+
+	snprintf(bad, badlen, "stats/elapsed_ms");
+	ret = read_u64(bad, &st->elapsed_ms);
+	if (ret)
+		return ret;
+	snprintf(bad, badlen, "stats/settings_changed");
+	return read_u64(bad, &st->settings_changed);
+}
+
+int rap_load(struct rap_state *s, char *bad, size_t badlen)
+{
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	snprintf(bad, badlen, "version");
+	ret = read_mod("version", s->version, sizeof(s->version));
+	if (ret)
+		return ret;
+	if (strcmp(s->version, RAPOLICY_VERSION))
+		return -EPROTO;
+	ret = load_arm(s, ARM_A, bad, badlen);
+	if (!ret)
+		ret = load_arm(s, ARM_B, bad, badlen);
+	if (!ret)
+		ret = load_ab(&s->ab, bad, badlen);
+	return ret ? ret : rap_load_counters(&s->st, bad, badlen);
+}
+
+int pol_find(const char *name)
+{
+	for (int p = 0; p < NR_POL; p++)
+		if (!strcmp(pol_defs[p].name, name))
+			return p;
+	return -1;
+}
+
+bool pol_valid(int p, const char *val, unsigned int max_order)
+{
+	const struct pol_def *d = &pol_defs[p];
+	uint64_t o;
+
+	for (unsigned int i = 0; i < d->nr; i++)
+		if (!strcmp(d->values[i], val))
+			return true;
+	return d->order && !parse_u64(val, &o) && o <= max_order &&
+	       strlen(val) < 3;
+}
+
+int rap_write(const char *file, const char *s)
+{
+	char p[PATH_MAX], line[520];
+
+	if (mod_path(p, sizeof(p), file))
+		return -ENAMETOOLONG;
+	snprintf(line, sizeof(line), "%s\n", s);
+	return write_file_flags(p, line, O_TRUNC);
+}
+
+int rap_apply(const struct write *w, size_t n, size_t *failed, bool *undo_failed)
+{
+	size_t i;
+	int ret = 0;
+
+	*undo_failed = false;
+	for (i = 0; i < n && !ret; i++)
+		if (strcmp(w[i].from, w[i].to))
+			ret = rap_write(w[i].file, w[i].to);
+	if (!ret)
+		return 0;
+	*failed = --i;
+	/* the failed one too: a write the module refused changed nothing */
+	while (i-- > 0)
+		if (strcmp(w[i].from, w[i].to) && rap_write(w[i].file, w[i].from))
+			*undo_failed = true;
+	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* Profiles: absolute, every policy not named is at stock */
+
+const struct profile profiles[] = {
+	{ "stock", "every policy off: the stock kernel's readahead", "" },
+	{ "seed", "the seed proposals' policies",
+	  "descending_thp=folio pmd_hit=on descending_seq=window "
+	  "vma_limit=near_end sync_mmap_order=fault_around" },
+	{ "best", "the stream tracker and descending streams, the rest stock",
+	  "descending_thp=stream descending_seq=stream descending_around=stream "
+	  "streams=on" },
+};
+const size_t nr_profiles = sizeof(profiles) / sizeof(profiles[0]);
+
+const struct profile *profile_find(const char *name)
+{
+	for (size_t i = 0; i < nr_profiles; i++)
+		if (!strcmp(profiles[i].name, name))
+			return &profiles[i];
+	return NULL;
+}
+
+void profile_values(const struct profile *pr, struct arm_set *out)
+{
+	char buf[256], *save = NULL;
+
+	for (int p = 0; p < NR_POL; p++)
+		snprintf(out->v[p], VAL_LEN, "%s", pol_defs[p].values[0]);
+	snprintf(buf, sizeof(buf), "%s", pr->pairs);
+	for (char *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+		char *eq = strchr(t, '=');
+
+		*eq = '\0';
+		snprintf(out->v[pol_find(t)], VAL_LEN, "%s", eq + 1);
+	}
+}
+
+unsigned int arm_diff(const struct arm_set *a, const struct arm_set *b)
+{
+	unsigned int mask = 0;
+
+	for (int p = 0; p < NR_POL; p++)
+		if (strcmp(a->v[p], b->v[p]))
+			mask |= 1u << p;
+	return mask;
+}

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The fake module tree, generated from module/table.h (see fake_tree.h).
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "table.h"
+#include "fake_tree.h"
+
+struct fpol {
+	const char *name;
+	bool orders;
+	const char *values[8];
+};
+
+static const struct fpol fpols[] = {
+#define RAP_POLICY(name, orders, help, ...) { #name, orders, { __VA_ARGS__ } },
+#include "table.h"
+};
+#define NR_FPOL (sizeof(fpols) / sizeof(fpols[0]))
+static const char *const fstats[] = {
+#define RAP_STAT(name, help) #name,
+#include "table.h"
+};
+#define NR_FSTATS (sizeof(fstats) / sizeof(fstats[0]))
+static const char *const fmodes[] = { "off", "cgroup", "sample", NULL };
+
+static int put(const char *dir, const char *rel, const char *text)
+{
+	char p[PATH_MAX];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, rel);
+	f = fopen(p, "w");
+	if (!f)
+		return -errno;
+	fputs(text, f);
+	return fclose(f) ? -errno : 0;
+}
+
+static int mk(const char *dir, const char *rel)
+{
+	char p[PATH_MAX];
+
+	snprintf(p, sizeof(p), "%s/%s", dir, rel);
+	return mkdir(p, 0755) && errno != EEXIST ? -errno : 0;
+}
+
+/* "a [b] c" with value cur chosen (orders after the names if ord) */
+static void choice(char *buf, size_t size, const char *const *vals, bool ord,
+		   const char *cur)
+{
+	size_t o = 0;
+	int n = 0;
+
+	for (; vals[n]; n++)
+		o += (size_t)snprintf(buf + o, size - o, strcmp(vals[n], cur) ?
+				      "%s%s" : "%s[%s]", n ? " " : "", vals[n]);
+	for (int i = 0; ord && i <= FAKE_MAX_ORDER; i++) {
+		char v[12];
+
+		snprintf(v, sizeof(v), "%d", i);
+		o += (size_t)snprintf(buf + o, size - o, strcmp(v, cur) ? " %s" : " [%s]", v);
+	}
+	snprintf(buf + o, size - o, "\n");
+}
+
+int fake_tree_create(const char *dir, const char *version)
+{
+	static const char *const dirs[] = { "sys", "sys/kernel", "sys/kernel/mm",
+		"sys/kernel/mm/rapolicy", "sys/kernel/mm/rapolicy/ab",
+		"sys/kernel/mm/rapolicy/stats", "sys/kernel/mm/rapolicy/stats/a",
+		"sys/kernel/mm/rapolicy/stats/b", "sys/fs", "sys/fs/cgroup", "proc" };
+	char rel[PATH_MAX], buf[256];
+	int ret = mk(dir, "");
+
+	for (size_t i = 0; !ret && i < sizeof(dirs) / sizeof(dirs[0]); i++)
+		ret = mk(dir, dirs[i]);
+	for (size_t p = 0; !ret && p < 2 * NR_FPOL; p++) {
+		const struct fpol *f = &fpols[p % NR_FPOL];
+
+		snprintf(rel, sizeof(rel), "sys/kernel/mm/rapolicy/%s%s",
+			 p < NR_FPOL ? "" : "ab/", f->name);
+		choice(buf, sizeof(buf), f->values, f->orders, f->values[0]);
+		ret = put(dir, rel, buf);
+	}
+	for (size_t s = 0; !ret && s < 3 * NR_FSTATS; s++) {
+		snprintf(rel, sizeof(rel), "sys/kernel/mm/rapolicy/stats/%s%s",
+			 (const char *[]){ "", "a/", "b/" }[s / NR_FSTATS],
+			 fstats[s % NR_FSTATS]);
+		ret = put(dir, rel, "0\n");
+	}
+	choice(buf, sizeof(buf), fmodes, false, "off");
+	snprintf(rel, sizeof(rel), "%s\n", version);
+	if (!ret)
+		ret = put(dir, "sys/kernel/mm/rapolicy/version", rel) ?:
+		      put(dir, "sys/kernel/mm/rapolicy/ab/mode", buf) ?:
+		      put(dir, "sys/kernel/mm/rapolicy/ab/cgroup", "\n") ?:
+		      put(dir, "sys/kernel/mm/rapolicy/ab/sample_permille", "0\n") ?:
+		      put(dir, "sys/kernel/mm/rapolicy/ab/salt", "0\n") ?:
+		      put(dir, "sys/kernel/mm/rapolicy/stats/reset", "") ?:
+		      put(dir, "sys/kernel/mm/rapolicy/stats/elapsed_ms", "0\n") ?:
+		      put(dir, "sys/kernel/mm/rapolicy/stats/settings_changed", "0\n") ?:
+		      put(dir, "proc/kallsyms",
+			  "0000000000000000 T " "readahead_policy_register\n");
+	return ret;
+}
+
+/* A choice file holding one written word: show it chosen */
+static int settle_choice(const char *dir, const char *rel, const char *const *vals,
+			 bool ord)
+{
+	char p[PATH_MAX], word[64] = "", buf[256];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, rel);
+	f = fopen(p, "r");
+	if (!f)
+		return -errno;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
+	if (strchr(buf, '[') || sscanf(buf, "%63s", word) != 1)
+		return 0;
+	choice(buf, sizeof(buf), vals, ord, word);
+	return put(dir, rel, buf);
+}
+
+int fake_tree_settle(const char *dir)
+{
+	char rel[PATH_MAX], p[PATH_MAX];
+	struct stat st;
+	int ret = 0;
+
+	for (size_t i = 0; !ret && i < 2 * NR_FPOL; i++) {
+		const struct fpol *f = &fpols[i % NR_FPOL];
+
+		snprintf(rel, sizeof(rel), "sys/kernel/mm/rapolicy/%s%s",
+			 i < NR_FPOL ? "" : "ab/", f->name);
+		ret = settle_choice(dir, rel, f->values, f->orders);
+	}
+	if (!ret)
+		ret = settle_choice(dir, "sys/kernel/mm/rapolicy/ab/mode", fmodes, false);
+	snprintf(p, sizeof(p), "%s/sys/kernel/mm/rapolicy/stats/reset", dir);
+	if (!ret && !stat(p, &st) && st.st_size) {
+		for (size_t s = 0; !ret && s < 3 * NR_FSTATS; s++) {
+			snprintf(rel, sizeof(rel), "sys/kernel/mm/rapolicy/stats/%s%s",
+				 (const char *[]){ "", "a/", "b/" }[s / NR_FSTATS],
+				 fstats[s % NR_FSTATS]);
+			ret = put(dir, rel, "0\n");
+		}
+		ret = ret ?: put(dir, "sys/kernel/mm/rapolicy/stats/reset", "") ?:
+		      put(dir, "sys/kernel/mm/rapolicy/stats/elapsed_ms", "0\n") ?:
+		      put(dir, "sys/kernel/mm/rapolicy/stats/settings_changed", "0\n");
+	}
+	return ret;
+}

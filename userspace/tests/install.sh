@@ -1,0 +1,42 @@
+#!/bin/bash
+# make install into a DESTDIR (TAP): conventional paths, a unit that runs
+# the installed rapolicyctl on the installed /etc/rapolicy.conf after
+# modprobe, and a rapolicy.conf that rapolicyctl applies.
+#   install.sh BUILD FAKE_TREE
+set -uo pipefail
+build=$1 fake=$2
+here=$(cd "$(dirname "$0")/.." && pwd)
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+n=0 failed=0
+tap() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=1; fi
+}
+D=$T/dest
+make -s -C "$here" BUILD="$build" DESTDIR="$D" PREFIX=/usr install >/dev/null
+tap $? "make install DESTDIR=... PREFIX=/usr"
+ok=0
+for f in usr/sbin/rapolicyctl usr/bin/rawalk usr/share/man/man8/rapolicyctl.8 \
+	usr/share/man/man1/rawalk.1 usr/share/bash-completion/completions/rapolicyctl \
+	usr/lib/systemd/system/rapolicy.service etc/rapolicy.conf; do
+	[ -f "$D/$f" ] || { echo "# missing $f"; ok=1; }
+done
+tap $ok "tools, man pages, completion, unit and /etc/rapolicy.conf in place"
+unit=$D/usr/lib/systemd/system/rapolicy.service
+grep -qx "ExecStart=/usr/sbin/rapolicyctl apply /etc/rapolicy.conf" "$unit" &&
+	grep -qx "ExecStartPre=/sbin/modprobe rapolicy" "$unit" &&
+	grep -qx "ConditionPathExists=/etc/rapolicy.conf" "$unit" &&
+	grep -qx "WantedBy=multi-user.target" "$unit"
+tap $? "the unit loads the module, then applies /etc/rapolicy.conf with the installed tool"
+"$fake" create "$T/root"
+"$D/usr/sbin/rapolicyctl" --root "$T/root" apply "$D/etc/rapolicy.conf" >/dev/null &&
+	"$fake" settle "$T/root" &&
+	"$D/usr/sbin/rapolicyctl" --root "$T/root" profile verify stock >/dev/null
+tap $? "the installed rapolicy.conf applies: stock, A/B off"
+echo '{"a": {}}' >"$D/etc/rapolicy.conf"
+make -s -C "$here" BUILD="$build" DESTDIR="$D" PREFIX=/usr install >/dev/null &&
+	[ "$(cat "$D/etc/rapolicy.conf")" = '{"a": {}}' ]
+tap $? "a second install keeps an existing /etc/rapolicy.conf"
+echo "1..$n"
+exit $failed
