@@ -15,7 +15,9 @@ set -euo pipefail
 [ $# -eq 0 ] || export KERNEL_SERIES=$1
 . "$(dirname "$0")/common.sh"
 
-tree=$(bash "$RAPOLICY_TOP/tests/kernel/build-kernel.sh" --stock)
+# RAPOLICY_KERNEL_TREE names an already built stock tree instead.
+tree=${RAPOLICY_KERNEL_TREE:-$(bash "$RAPOLICY_TOP/tests/kernel/build-kernel.sh" --stock)}
+! grep -q '^CONFIG_READAHEAD_POLICY=y' "$tree/.config" || die "$tree is not a stock kernel"
 release=$(cat "$tree/include/config/kernel.release")
 version=${release%%-*}
 fs=ext4
