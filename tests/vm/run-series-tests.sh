@@ -46,7 +46,10 @@ if [ -d "$own" ] && src=$(bash "$top/tests/kernel/fetch-source.sh"); then
 fi
 
 start=$(date +%s)
-if ! tree=$(bash "$top/tests/kernel/build-kernel.sh"); then
+# RAPOLICY_KERNEL_TREE: an already built patched tree of the series
+if [ -n "${RAPOLICY_KERNEL_TREE:-}" ]; then
+	tree=$RAPOLICY_KERNEL_TREE
+elif ! tree=$(bash "$top/tests/kernel/build-kernel.sh"); then
 	echo "not ok 1 - patched $KERNEL_SERIES kernel builds"
 	exit 1
 fi
