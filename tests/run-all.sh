@@ -51,6 +51,9 @@ run_suite vm bash tests/vm/run-guest-tests.sh
 # Linux 6.12 (patches/6.12): neutrality against stock 6.12, each descending
 # policy and "best" on reverse walks, vma_limit (tests/vm/run-series-tests.sh)
 run_suite kernel-6.12 env KERNEL_SERIES=6.12 bash tests/vm/run-series-tests.sh
+# Linux 7.2 (patches/ after patches/7.2/prerequisites): neutrality against
+# stock 7.2.12, the policy selftests and streams.sh
+run_suite kernel-7.2 env KERNEL_SERIES=7.2 bash tests/vm/run-series-tests.sh
 # LMDB, a parallel loader and Debian's sqlite3 in the guest (about a minute)
 run_suite clients bash tests/clients/run.sh
 # Its own boot: the disk throttled to 2 I/Os per second keeps a page under
