@@ -49,7 +49,9 @@ echo "# arm A: rawalk $maj_a majflt, stats/a/sync_miss $miss_a, all tasks $((g1 
 tap $? "cgroup mode: arm B (seed) counts its walker's misses, <= $((folios / 2 + 2)) ($miss_b)"
 # Arm A is every other task: its counter covers its walker's faults, and
 # no more faults than all tasks took while it ran.
-[ "$maj_a" = "$stock" ] && [ "$miss_a" -ge "$maj_a" ] && [ "$miss_a" -le $((g1 - g0)) ]
+# (within 1% below the formula, as tests/guest/neutrality.sh explains)
+[ "$maj_a" -le "$stock" ] && [ "$maj_a" -ge $((stock - stock / 100)) ] &&
+	[ "$miss_a" -ge "$maj_a" ] && [ "$miss_a" -le $((g1 - g0)) ]
 tap $? "cgroup mode: arm A (stock) takes the stock $stock misses, all counted ($miss_a)"
 [ "$(stat_of b descending_thp)" -gt 0 ] && [ "$(stat_of a descending_thp)" = 0 ]
 tap $? "only arm B took descending_thp decisions"

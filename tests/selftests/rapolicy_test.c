@@ -67,6 +67,17 @@
 	((uint64_t)MMAP_LOTSAMISS + \
 	 ((uint64_t)(mib) * 1024 / PMD_KB - MMAP_LOTSAMISS) * PMD_PAGES)
 #define STOCK_HUGE_REVERSE_256M	STOCK_HUGE_REVERSE(256)
+
+/*
+ * A fault that finds its folio's read already done lowers mmap_miss, so
+ * stock sometimes takes a little fewer faults than the formula, never
+ * more (see tests/guest/neutrality.sh): within 1% below it is stock.
+ */
+#define EXPECT_STOCK_HUGE_REVERSE_256M(majflt) do { \
+	EXPECT_GE(STOCK_HUGE_REVERSE_256M, (majflt)); \
+	EXPECT_LE(STOCK_HUGE_REVERSE_256M - STOCK_HUGE_REVERSE_256M / 100, \
+		  (majflt)); \
+} while (0)
 #define SECTORS_256M		((int64_t)524288)
 #define SECTORS_64M		((int64_t)131072)
 #define SECTORS_STRIDE_64M	((int64_t)15872 * 8)
@@ -585,7 +596,7 @@ TEST_F_TIMEOUT(rapolicy, huge_reverse, 600)
 
 	ASSERT_EQ(0, stats_reset());
 	WALK(r, .file = file, .advice = ADV_HUGE, .pattern = "reverse");
-	EXPECT_EQ(STOCK_HUGE_REVERSE_256M, r.major_faults);
+	EXPECT_STOCK_HUGE_REVERSE_256M(r.major_faults);
 	EXPECT_SECTORS(r, SECTORS_256M);
 	expect_sync_miss(_metadata, &r);
 
@@ -1039,7 +1050,7 @@ TEST_F_TIMEOUT(rapolicy, live_switch, 600)
 	/* all off: stock */
 	ASSERT_EQ(0, policies_off());
 	WALK(r, .file = file, .advice = ADV_HUGE, .pattern = "reverse");
-	EXPECT_EQ(STOCK_HUGE_REVERSE_256M, r.major_faults);
+	EXPECT_STOCK_HUGE_REVERSE_256M(r.major_faults);
 	EXPECT_SECTORS(r, SECTORS_256M);
 }
 
@@ -1208,7 +1219,7 @@ TEST_F_TIMEOUT(rapolicy, rmmod_under_load, 600)
 	ASSERT_EQ(0, module_unload());
 	EXPECT_FALSE(module_loaded());
 	WALK(r, .file = big, .advice = ADV_HUGE, .pattern = "reverse");
-	EXPECT_EQ(STOCK_HUGE_REVERSE_256M, r.major_faults);
+	EXPECT_STOCK_HUGE_REVERSE_256M(r.major_faults);
 	EXPECT_SECTORS(r, SECTORS_256M);
 
 	/* loaded again, it starts with every policy off */
