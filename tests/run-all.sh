@@ -34,6 +34,13 @@ run_suite() {
 mkdir -p build
 : >build/check-failures.txt
 
+# KERNEL_SERIES=7.2 or 6.12 make check: the host suites and that kernel's
+# subset (tests/vm/run-series-tests.sh, the API contract); the default
+# (7.3) runs everything, the 7.2 and 6.12 subsets included. Each suite
+# below names its kernel itself.
+series=${KERNEL_SERIES:-7.3}
+unset KERNEL_SERIES
+
 run_suite style bash tests/style.sh
 run_suite unit-policy bash tests/unit/run.sh
 run_suite unit-stream bash tests/unit/run-stream.sh
@@ -41,6 +48,11 @@ run_suite unit-userspace make -s -C userspace test BUILD="$top/build"
 run_suite unit-userspace-asan make -s -C userspace test-asan BUILD="$top/build"
 run_suite unit-userspace-valgrind make -s -C userspace test-valgrind BUILD="$top/build"
 run_suite fuzz env FUZZ_SECONDS="${FUZZ_SECONDS:-15}" bash tests/fuzz/run.sh
+if [ "$series" != 7.3 ]; then
+	run_suite api env KERNEL_SERIES="$series" bash tests/api/run.sh
+	run_suite "kernel-$series" env KERNEL_SERIES="$series" bash tests/vm/run-series-tests.sh
+fi
+[ "$series" != 7.3 ] || {
 run_suite kernel bash tests/kernel/test-kernel.sh
 # W=1 build matrix of the patched objects and the module (tests/kernel/matrix.sh)
 run_suite matrix bash tests/kernel/matrix.sh
@@ -66,6 +78,7 @@ run_suite bench-smoke bash tests/bench/bench.sh --smoke
 # whose cold build (about 40 minutes here) does not fit make check's time.
 run_suite stress env STRESS_SECONDS="${CHECK_STRESS_SECONDS:-60}" \
 	STRESS_KERNEL="${CHECK_STRESS_KERNEL:-release}" bash tests/stress/stress.sh
+}
 
 echo
 if [ -s build/check-failures.txt ]; then
