@@ -16,18 +16,7 @@
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/tests/kernel/common.sh"
-n=0
-fails=0
-tap() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		fails=$((fails + 1))
-	fi
-}
-comment() { sed 's/^/# /'; }
+. "$top/tests/tap.sh"
 
 [ "$(id -u)" = 0 ] || { echo "ok 1 - deb suite # SKIP installs packages system-wide: run as root"; exit 0; }
 need_pkgs dpkg-buildpackage:dpkg-dev dh:debhelper dh_dkms:dh-dkms lintian:lintian dkms:dkms \

@@ -20,18 +20,7 @@
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/tests/kernel/common.sh"
-n=0
-fails=0
-tap() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		fails=$((fails + 1))
-	fi
-}
-comment() { sed 's/^/# /'; }
+. "$top/tests/tap.sh"
 
 [ "$(id -u)" = 0 ] || { echo "1..0 # SKIP installs packages system-wide: run as root"; exit 0; }
 

@@ -9,31 +9,7 @@
 
 #include "../../module/policy.c"
 
-struct rap_test {
-	const char *name;
-	int failures;
-};
-
-#define RAP_EXPECT(t, cond)						\
-	do {								\
-		if (!(cond)) {						\
-			printf("# %s:%d: expected %s\n", __FILE__,	\
-			       __LINE__, #cond);			\
-			(t)->failures++;				\
-		}							\
-	} while (0)
-
-#define RAP_EXPECT_FALSE(t, cond) RAP_EXPECT(t, !(cond))
-
-#define RAP_EXPECT_EQ(t, a, b)						\
-	do {								\
-		unsigned long long _a = (a), _b = (b);			\
-		if (_a != _b) {						\
-			printf("# %s:%d: expected %s == %s, got %llu and %llu\n", \
-			       __FILE__, __LINE__, #a, #b, _a, _b);	\
-			(t)->failures++;				\
-		}							\
-	} while (0)
+#include "rap_test.h"
 
 #include "../../module/tests/policy_cases.h"
 

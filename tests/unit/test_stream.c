@@ -12,19 +12,7 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-struct rap_test {
-	const char *name;
-	int failures;
-};
-
-#define RAP_EXPECT(t, cond)						\
-	do {								\
-		if (!(cond)) {						\
-			printf("# %s:%d: expected %s\n", __FILE__,	\
-			       __LINE__, #cond);			\
-			(t)->failures++;				\
-		}							\
-	} while (0)
+#include "rap_test.h"
 
 #include "../../module/tests/stream_cases.h"
 
