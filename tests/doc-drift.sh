@@ -10,11 +10,7 @@ table=$top/module/table.h
 man=$top/userspace/rapolicyctl/rapolicyctl.8
 abi=$top/docs/ABI/sysfs-kernel-mm-rapolicy
 readme=$top/README.md
-n=0 failed=0
-tap() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=1; fi
-}
+. "$(dirname "$0")/tap.sh"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 
@@ -104,4 +100,4 @@ while read -r name vals; do
 done <$T/policies
 tap $ok "the completion offers each policy's values"
 echo "1..$n"
-exit $failed
+exit $((fails > 0))

@@ -8,11 +8,7 @@ build=$1 fake=$2
 here=$(cd "$(dirname "$0")/.." && pwd)
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-n=0 failed=0
-tap() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=1; fi
-}
+. "$(dirname "$0")/../../tests/tap.sh"
 D=$T/dest
 make -s -C "$here" BUILD="$build" DESTDIR="$D" PREFIX=/usr install >/dev/null
 tap $? "make install DESTDIR=... PREFIX=/usr"
@@ -39,4 +35,4 @@ make -s -C "$here" BUILD="$build" DESTDIR="$D" PREFIX=/usr install >/dev/null &&
 	[ "$(cat "$D/etc/rapolicy.conf")" = '{"a": {}}' ]
 tap $? "a second install keeps an existing /etc/rapolicy.conf"
 echo "1..$n"
-exit $failed
+exit $((fails > 0))

@@ -7,11 +7,7 @@ bin=$1 fake=$2
 top=$(cd "$(dirname "$0")/../.." && pwd)
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-n=0 failed=0
-tap() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=1; fi
-}
+. "$(dirname "$0")/../../tests/tap.sh"
 if ! command -v promtool >/dev/null; then
 	echo "not ok 1 - promtool is missing: apt-get install prometheus"
 	exit 1
@@ -69,4 +65,4 @@ tap $? "promtool check rules docs/prometheus/rapolicy.rules.yml"
 promtool test rules rapolicy.rules.test.yml >$T/out 2>&1
 tap $? "promtool test rules: fleet rates, verdict, A/A, alerts"
 echo "1..$n"
-exit $failed
+exit $((fails > 0))

@@ -5,11 +5,7 @@ set -uo pipefail
 bin=$1 fake=$2
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-n=0 failed=0
-tap() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=1; fi
-}
+. "$(dirname "$0")/../../tests/tap.sh"
 R=$T/root
 M=$R/sys/kernel/mm/rapolicy
 "$fake" create "$R" || exit 1
@@ -204,4 +200,4 @@ echo -n >$R/proc/kallsyms
 rc status 2>$T/err; grep -q "no readahead policy hooks" $T/err
 tap $? "without the hooks it says so"
 echo "1..$n"
-exit $failed
+exit $((fails > 0))

@@ -8,11 +8,7 @@ bin=$1
 T=$(mktemp -d "${TMPDIR:-/var/tmp}/rawalk.XXXXXX")
 chmod 755 "$T"
 trap 'rm -rf "$T"' EXIT
-n=0 failed=0
-tap() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=1; fi
-}
+. "$(dirname "$0")/../../tests/tap.sh"
 key() { sed -n "s/^$1: //p"; }
 f=$T/f
 "$bin/rawalk" --create 4M "$f" | grep -qx "created $f: 4194304 bytes, no holes"
@@ -52,4 +48,4 @@ else
 	n=$((n + 1))
 fi
 echo "1..$n"
-exit $failed
+exit $((fails > 0))
