@@ -29,6 +29,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "proc_io.h"
+
 struct devstat {
 	unsigned long long ios, sectors;
 };
@@ -49,22 +51,6 @@ static int read_devstat(const char *dev, struct devstat *d)
 	n = fscanf(f, "%llu %llu %llu %llu", &d->ios, &merges, &d->sectors, &ticks);
 	fclose(f);
 	return n == 4 ? 0 : -1;
-}
-
-/* read_bytes of /proc/self/io, -1 if there is none */
-static long long self_read_bytes(void)
-{
-	char line[128];
-	long long v = -1;
-	FILE *f = fopen("/proc/self/io", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "read_bytes: %lld", &v) == 1)
-			break;
-	fclose(f);
-	return v;
 }
 
 static int drop_caches(void)
@@ -130,7 +116,7 @@ int main(int argc, char **argv)
 	}
 	if ((cold && drop_caches()) || read_devstat(dev, &a))
 		return 1;
-	rb0 = self_read_bytes();
+	rb0 = proc_read_bytes("/proc/self/io");
 	t0 = now_ms();
 	pid = fork();
 	if (pid < 0) {
@@ -144,7 +130,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	t1 = now_ms();
-	rb1 = self_read_bytes();
+	rb1 = proc_read_bytes("/proc/self/io");
 	if (read_devstat(dev, &b))
 		return 1;
 	printf("major_faults: %ld\nminor_faults: %ld\nread_bytes: %lld\n",

@@ -33,6 +33,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "proc_io.h"
+
 #define MAX_THREADS 64
 
 struct tensor {
@@ -179,21 +181,6 @@ static struct tensor *parse(const unsigned char *map, size_t len, size_t *n)
 	return t;
 }
 
-static long long thread_read_bytes(void)
-{
-	char line[128];
-	long long v = -1;
-	FILE *f = fopen("/proc/thread-self/io", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "read_bytes: %lld", &v) == 1)
-			break;
-	fclose(f);
-	return v;
-}
-
 static void *load_share(void *arg)
 {
 	struct loader *l = arg;
@@ -221,7 +208,7 @@ static void *load_share(void *arg)
 	}
 	getrusage(RUSAGE_THREAD, &ru);
 	l->majflt = ru.ru_majflt;
-	l->read_bytes = thread_read_bytes();
+	l->read_bytes = proc_read_bytes("/proc/thread-self/io");
 	free(dst);
 	return l;
 }
