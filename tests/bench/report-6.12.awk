@@ -1,0 +1,352 @@
+# make bench: the "Linux 6.12" section of docs/BENCHMARKS.md (POSIX awk).
+#
+#   awk -f report-6.12.awk MATRIX META RESULTS_612 RESULTS_73 > section.md
+#
+# MATRIX       the 6.12 matrix (tests/bench/matrix without its o workloads)
+# META         meta-6.12.txt: KEY<TAB>VALUE (bench.sh and the guests' @meta)
+# RESULTS_612  walks on kernels "6.12-stock" (setting "-") and "6.12-patched"
+# RESULTS_73   the same run's 7.3 walks ("7.3.4", "patched"): the 7.3
+#              columns the 6.12 counts are set beside
+# Fields of a walk: KERNEL WORKLOAD SETTING REP MAJOR MINOR SECTORS IOS
+# PMD_KB RSS_KB WALL_MS DECISIONS TOOK (as report.awk).
+#
+# Every sentence about what a policy does is derived from the counts here:
+# a setting "changes" a workload when its median major faults or sectors
+# read differ from those with every policy off on the same kernel by more
+# than 1% (and 64 sectors); wall time is compared only within one boot.
+
+BEGIN {
+	S612 = "6.12-stock"; P612 = "6.12-patched"
+	S73 = "7.3.4"; P73 = "patched"
+	SLACK = 64
+	nfile = 0
+}
+
+FNR == 1 { nfile++ }
+
+nfile == 1 && $1 == "w" {
+	id = $2
+	wl[++nw] = id
+	wsize[id] = $3; wadv[id] = $4; wpat[id] = $5; wra[id] = $6
+	wopt[id] = $7; wseed[id] = $9
+	wtitle[id] = rest(10)
+	next
+}
+nfile == 1 && $1 == "s" {
+	st[++ns] = $2
+	swrites[$2] = $3
+	next
+}
+nfile == 1 && $1 == "p" {
+	prv[++npair] = $2; pfw[npair] = $3; ptitle[npair] = rest(4)
+	next
+}
+nfile == 2 {
+	i = index($0, "\t")
+	if (i)
+		meta[substr($0, 1, i - 1)] = substr($0, i + 1)
+	next
+}
+(nfile == 3 || nfile == 4) && NF >= 13 {
+	k = $1 SUBSEP $2 SUBSEP $3
+	n = ++cnt[k]
+	V["major", k, n] = $5; V["sectors", k, n] = $7; V["pmd", k, n] = $9
+	V["ms", k, n] = $11
+	if ($5 < 0 || $11 < 0)
+		bad[k]++
+	if ($13 == "0")
+		nottook[k]++
+	next
+}
+
+function rest(i,    s) {
+	s = $i
+	for (i++; i <= NF; i++)
+		s = s " " $i
+	return s
+}
+
+function m(k) { return (k in meta) ? meta[k] : "unknown" }
+
+function sortn(a, n,    i, j, t) {
+	for (i = 2; i <= n; i++) {
+		t = a[i]
+		for (j = i - 1; j >= 1 && a[j] > t; j--)
+			a[j + 1] = a[j]
+		a[j + 1] = t
+	}
+}
+
+function collect(f, k,    i, n) {
+	n = cnt[k] + 0
+	for (i = 1; i <= n; i++)
+		tmp[i] = V[f, k, i] + 0
+	sortn(tmp, n)
+	return n
+}
+
+function key(kern, w, s) { return kern SUBSEP w SUBSEP s }
+
+# the setting of "every policy off" on a kernel: "-" on the stock ones
+function off(kern) { return (kern == S612 || kern == S73) ? "-" : "stock" }
+
+function has(kern, w, s,    k) {
+	k = key(kern, w, s)
+	return cnt[k] > 0 && !(k in bad)
+}
+
+function med(f, kern, w, s,    n) {
+	n = collect(f, key(kern, w, s))
+	if (n == 0)
+		return -1
+	if (n % 2)
+		return tmp[(n + 1) / 2]
+	return (tmp[n / 2] + tmp[n / 2 + 1]) / 2
+}
+
+function lo(f, kern, w, s) { return collect(f, key(kern, w, s)) ? tmp[1] : -1 }
+function hi(f, kern, w, s,    n) { n = collect(f, key(kern, w, s)); return n ? tmp[n] : -1 }
+
+function fmtn(x) {
+	if (x == int(x) || x >= 100)
+		return sprintf("%d", x + 0.5)
+	if (x >= 10)
+		return sprintf("%.1f", x)
+	return sprintf("%.2f", x)
+}
+
+function fmtx(r) {
+	if (r <= 0)
+		return "n/a"
+	if (r >= 100)
+		return sprintf("%d×", r + 0.5)
+	if (r >= 10)
+		return sprintf("%.1f×", r)
+	return sprintf("%.2f×", r)
+}
+
+# a count: the median, with the range if the repetitions differed
+function count(f, kern, w, s, scale,    a, b, c) {
+	if (!has(kern, w, s))
+		return "n/a"
+	if (scale == "")
+		scale = 1
+	c = med(f, kern, w, s) / scale
+	a = lo(f, kern, w, s) / scale
+	b = hi(f, kern, w, s) / scale
+	if (fmtn(a) == fmtn(b))
+		return fmtn(c)
+	return fmtn(c) " (" fmtn(a) "–" fmtn(b) ")"
+}
+
+# median wall time of s over t's, both on kern (one boot)
+function ratio(kern, w, s, t,    a, b) {
+	if (!has(kern, w, s) || !has(kern, w, t))
+		return -1
+	a = med("ms", kern, w, t)
+	b = med("ms", kern, w, s)
+	return b > 0 ? a / b : -1
+}
+
+# 1 when setting s changes workload w's counts on kern against every
+# policy off (1% and SLACK sectors; reclaim may move the memcg walk's)
+function changes(kern, w, s,    a, b, c, d) {
+	if (!has(kern, w, s) || !has(kern, w, off(kern)))
+		return 0
+	a = med("major", kern, w, off(kern)); b = med("major", kern, w, s)
+	c = med("sectors", kern, w, off(kern)); d = med("sectors", kern, w, s)
+	if (b > a + a / 100 + 1 || b < a - a / 100 - 1)
+		return 1
+	return d > c + c / 100 + SLACK || d < c - c / 100 - SLACK
+}
+
+# "w 128 → 2 faults (4.1×)" for a changed workload
+function effect(kern, w, s,    a, b, c, d, t) {
+	a = med("major", kern, w, off(kern)); b = med("major", kern, w, s)
+	c = med("sectors", kern, w, off(kern)) / 2048; d = med("sectors", kern, w, s) / 2048
+	t = "`" w "` " fmtn(a) " → " fmtn(b) " faults"
+	if (fmtn(c) != fmtn(d))
+		t = t ", " fmtn(c) " → " fmtn(d) " MiB"
+	return t " (" fmtx(ratio(kern, w, s, off(kern))) ")"
+}
+
+function advname(a) {
+	if (a == "huge") return "MADV_HUGEPAGE"
+	if (a == "seq") return "MADV_SEQUENTIAL"
+	if (a == "normal") return "MADV_NORMAL"
+	return a
+}
+
+function opts(w,    o) {
+	o = wopt[w]
+	if (o == "-")
+		return ""
+	gsub(/,/, " ", o)
+	return " " o
+}
+
+END {
+	print "## Linux 6.12 (XFS)"
+	print ""
+	print "The matrix above without issue 7's 512 MiB targets, in the same run, on"
+	print "Linux 6.12: stock " m("6.12-stock.kernel") " (Debian linux-source " m("6.12-stock.source") ","
+	print "no hooks, no module) and " m("6.12-patched.kernel") " (linux-source " m("6.12-patched.source")
+	print "+ `patches/6.12/`, rapolicy " m("6.12-patched.rapolicy") "), one boot each, "
+	print m("reps") " repetition(s), the same throttle, memory and vCPUs as the 7.3 boots."
+	print "The scratch disk is " m("6.12-patched.fs") " (" m("6.12-stock.fs") " for stock): 6.12's ext4 has no large"
+	print "folios, so no walk there would map a PMD. The 7.3 columns are this run's"
+	print "(ext4). Counts are medians, with the range when the repetitions differed;"
+	print "wall time is only compared within one boot. Boots took " m("6.12-stock.seconds") " s (stock)"
+	split(m("host_samples"), hs, " ")
+	print "and " m("6.12-patched.seconds") " s (patched); other QEMU processes ran in " (hs[2] + 0) " of the " (hs[1] + 0) " samples"
+	print "taken every 10 s during them (highest load average " hs[3] ")."
+	print ""
+	if (m("6.12-patched.kernel_warnings") == "yes" || m("6.12-stock.kernel_warnings") == "yes") {
+		print "**The kernel logged warnings during the 6.12 boots** (build/bench/vm-6.12-*.log)."
+		print ""
+	}
+	problems()
+	policies()
+	neutral()
+}
+
+# Which of the seeds' problems 6.12 has: stock 7.3.4 against stock 6.12,
+# each reverse walk against its forward baseline on the same kernel.
+function problems(    i, w, f, r73, r612, a, b) {
+	print "### The seed problems on 6.12"
+	print ""
+	print "Stock kernels, no hooks. Reverse / forward: the reverse walk's median"
+	print "wall time over its forward baseline's, same kernel, same boot."
+	print ""
+	print "| workload | 7.3.4 major faults | 6.12 major faults | 7.3.4 MiB read | 6.12 MiB read | 7.3.4 reverse / forward | 6.12 reverse / forward |"
+	print "|---|---:|---:|---:|---:|---:|---:|"
+	for (i = 1; i <= nw; i++) {
+		w = wl[i]
+		f = pairof(w)
+		r73 = ""; r612 = ""
+		if (f != "") {
+			r73 = slow(S73, w, f)
+			r612 = slow(S612, w, f)
+		}
+		print "| `" w "` " advname(wadv[w]) " " wpat[w] " " wsize[w] opts(w) " | " count("major", S73, w, "-") \
+			" | " count("major", S612, w, "-") " | " count("sectors", S73, w, "-", 2048) \
+			" | " count("sectors", S612, w, "-", 2048) " | " r73 " | " r612 " |"
+	}
+	print ""
+	print "Read from the table (generated):"
+	print ""
+	for (i = 1; i <= nw; i++) {
+		w = wl[i]
+		if (!has(S73, w, "-") || !has(S612, w, "-"))
+			continue
+		a = med("major", S73, w, "-"); b = med("major", S612, w, "-")
+		if (pairof(w) == "" || a <= 4 * med("major", S73, pairof(w), "-") && b <= 4 * med("major", S612, pairof(w), "-"))
+			continue
+		printf("- `%s`: %s major faults on stock 6.12 against %s on 7.3.4 (forward: %s and %s)%s.\n",
+			w, fmtn(b), fmtn(a), fmtn(med("major", S612, pairof(w), "-")), fmtn(med("major", S73, pairof(w), "-")),
+			(b * 4 < a) ? "; 7.3's per-page faults are not there" :
+			(b > a * 4) ? "; worse than on 7.3" : "; as on 7.3")
+	}
+	print ""
+}
+
+# the forward baseline of a reverse workload (p lines)
+function pairof(w,    i) {
+	for (i = 1; i <= npair; i++)
+		if (prv[i] == w)
+			return pfw[i]
+	return ""
+}
+
+# reverse / forward wall time on a stock kernel
+function slow(kern, w, f,    a, b) {
+	if (!has(kern, w, "-") || !has(kern, f, "-"))
+		return "n/a"
+	a = med("ms", kern, w, "-"); b = med("ms", kern, f, "-")
+	return b > 0 ? fmtx(a / b) : "n/a"
+}
+
+function policies(    i, j, w, s, h, d, line, n73, n612, e73, e612) {
+	print "### What each setting does on 6.12"
+	print ""
+	print "Major faults, patched 6.12 (the setting alone; `stock` = every policy"
+	print "off; `6.12, no hooks` = the stock kernel):"
+	print ""
+	h = "| workload |"; d = "|---|"
+	for (j = 1; j <= ns; j++) { h = h " " st[j] " |"; d = d "---:|" }
+	print h " 6.12, no hooks |"
+	print d "---:|"
+	for (i = 1; i <= nw; i++) {
+		w = wl[i]
+		line = "| `" w "` |"
+		for (j = 1; j <= ns; j++)
+			line = line " " count("major", P612, w, st[j]) (nottook[key(P612, w, st[j])] ? " (did not take)" : "") " |"
+		print line " " count("major", S612, w, "-") " |"
+	}
+	print ""
+	print "Speedup over `stock` (median wall time, same boot):"
+	print ""
+	print h
+	print d
+	for (i = 1; i <= nw; i++) {
+		w = wl[i]
+		line = "| `" w "` |"
+		for (j = 1; j <= ns; j++)
+			line = line " " fmtx(ratio(P612, w, st[j], "stock")) " |"
+		print line
+	}
+	print ""
+	print "Each setting against every policy off on its own kernel: the workloads"
+	print "whose major faults or MiB read it changes (by more than 1%), with the"
+	print "speedup; 7.3 from this run's patched 7.3 boot."
+	print ""
+	print "| setting | on 6.12 | on 7.3 |"
+	print "|---|---|---|"
+	for (j = 1; j <= ns; j++) {
+		s = st[j]
+		if (s == "stock")
+			continue
+		e612 = ""; e73 = ""
+		for (i = 1; i <= nw; i++) {
+			w = wl[i]
+			if (changes(P612, w, s))
+				e612 = e612 (e612 == "" ? "" : "; ") effect(P612, w, s)
+			if (changes(P73, w, s))
+				e73 = e73 (e73 == "" ? "" : "; ") effect(P73, w, s)
+		}
+		print "| " s " | " (e612 == "" ? "changes nothing here" : e612) " | " (e73 == "" ? "changes nothing here" : e73) " |"
+	}
+	print ""
+}
+
+# stock 6.12 against patched 6.12 with every policy off
+function neutral(    i, w, same, n, diff) {
+	print "### Neutrality on 6.12"
+	print ""
+	n = 0; same = 0; diff = ""
+	for (i = 1; i <= nw; i++) {
+		w = wl[i]
+		if (!has(S612, w, "-") || !has(P612, w, "stock"))
+			continue
+		n++
+		if (med("major", S612, w, "-") == med("major", P612, w, "stock") &&
+		    med("sectors", P612, w, "stock") <= med("sectors", S612, w, "-") + SLACK &&
+		    med("sectors", P612, w, "stock") >= med("sectors", S612, w, "-") - SLACK)
+			same++
+		else
+			diff = diff sprintf("- `%s`: stock 6.12 %s faults %s MiB (range %s–%s faults), patched %s faults %s MiB (range %s–%s)\n", w,
+				fmtn(med("major", S612, w, "-")), fmtn(med("sectors", S612, w, "-") / 2048),
+				fmtn(lo("major", S612, w, "-")), fmtn(hi("major", S612, w, "-")),
+				fmtn(med("major", P612, w, "stock")), fmtn(med("sectors", P612, w, "stock") / 2048),
+				fmtn(lo("major", P612, w, "stock")), fmtn(hi("major", P612, w, "stock")))
+	}
+	printf("With every policy off, patched 6.12 takes the same median major faults and sectors (within %d) as stock 6.12 on %d of %d workloads.%s\n",
+		SLACK, same, n, (diff == "") ? "" : " The others:")
+	print ""
+	if (diff != "") {
+		printf("%s", diff)
+		print ""
+	}
+	print "The raw walks are in [bench/results-6.12.txt](bench/results-6.12.txt)."
+	print ""
+}
