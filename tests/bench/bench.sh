@@ -310,6 +310,7 @@ if [ "$report_only" = 1 ]; then
 	[ -s "$work/results.txt" ] || die "no $work/results.txt: run the bench first"
 	ensure_gnuplot
 	render || die "report failed"
+	section612 || die "6.12 report failed"
 	log "wrote $doc"
 	exit 0
 fi
@@ -369,12 +370,13 @@ fi
 sample_host &
 sampler=$!
 rc=0
+nboots=$((stock + 2 + 2 * k612))
 if [ "$stock" = 1 ]; then
-	log "boot 1/3: stock 7.3.4, no hooks (the neutrality column)"
+	log "boot 1/$nboots: stock 7.3.4, no hooks (the neutrality column)"
 	run_vm 7.3.4 --stock || rc=$?
 	[ "$rc" = 0 ] || die "the stock 7.3.4 run failed (status $rc); log in $work/vm-7.3.4.log"
 fi
-[ "$smoke" = 1 ] || log "boot $((stock + 1))/$((stock + 2)): patched 7.3.4 with rapolicy, every setting"
+[ "$smoke" = 1 ] || log "boot $((stock + 1))/$nboots: patched 7.3.4 with rapolicy, every setting"
 run_vm patched || rc=$?
 if [ "$smoke" = 0 ] && [ "$rc" = 0 ] && [ "$k612" = 1 ]; then
 	run612
@@ -387,7 +389,7 @@ meta host_samples "$(awk '{ n++; if ($1 > 1) busy++; if ($2 > max) max = $2 }
 
 if [ "$smoke" = 0 ]; then
 	[ "$rc" = 0 ] || die "the patched run failed (status $rc); log in $work/vm-patched.log"
-	log "boot $((stock + 2))/$((stock + 2)): real clients (LMDB, a tensor loader, sqlite3) under stock, seed and best"
+	log "boot $nboots/$nboots: real clients (LMDB, a tensor loader, sqlite3) under stock, seed and best"
 	rm -f "$work/clients.txt"
 	bash "$bench/clients.sh" --iops "$IOPS" --bps "$BPS" ||
 		log "the real-client run failed: no real-client table (log in $work/vm-clients.log)"
