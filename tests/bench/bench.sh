@@ -175,7 +175,7 @@ meta() {
 run_vm() {
 	local label=$1 args rc t0 guest_args spec=${SPEC:-spec} results=results.txt
 	shift
-	[ "$spec" = spec ] || results=results-6.12.txt
+	[ "$spec" = spec ] || results="results-6.12.txt"
 	args=(--mem "$MEM" --cpus "$CPUS" --timeout 7200
 		--add "$top/tests/guest" --add "$work/$spec")
 	[ "$IOPS" = 0 ] || args+=(--throttle-iops "$IOPS")
