@@ -17,7 +17,7 @@
 
 BEGIN {
 	S612 = "6.12-stock"; P612 = "6.12-patched"
-	S73 = "7.3.4"; P73 = "patched"
+	S73 = "7.3.4"; P73 = "patched"; OFF73 = "-"; L73 = "7.3.4"
 	SLACK = 64
 	nfile = 0
 }
@@ -56,6 +56,7 @@ nfile == 2 {
 		bad[k]++
 	if ($13 == "0")
 		nottook[k]++
+	seen[$1] = 1
 	next
 }
 
@@ -88,7 +89,7 @@ function collect(f, k,    i, n) {
 function key(kern, w, s) { return kern SUBSEP w SUBSEP s }
 
 # the setting of "every policy off" on a kernel: "-" on the stock ones
-function off(kern) { return (kern == S612 || kern == S73) ? "-" : "stock" }
+function off(kern) { return kern == S612 ? "-" : kern == S73 ? OFF73 : "stock" }
 
 function has(kern, w, s,    k) {
 	k = key(kern, w, s)
@@ -186,16 +187,21 @@ function opts(w,    o) {
 }
 
 END {
+	# without a stock 7.3.4 boot (--no-stock): patched 7.3 with every
+	# policy off stands in for it (docs/NEUTRALITY.md: the same counts)
+	if (!(S73 in seen)) {
+		S73 = P73; OFF73 = "stock"; L73 = "7.3.4 (patched, every policy off)"
+	}
 	print "## Linux 6.12 (XFS)"
 	print ""
-	print "The matrix above without issue 7's 512 MiB targets, in the same run, on"
+	print "The matrix above without issue 7's 512 MiB targets" (m("only") != "unknown" ? " (" m("only") ")" : "") ", on"
 	print "Linux 6.12: stock " m("6.12-stock.kernel") " (Debian linux-source " m("6.12-stock.source") ","
 	print "no hooks, no module) and " m("6.12-patched.kernel") " (linux-source " m("6.12-patched.source")
 	print "+ `patches/6.12/`, rapolicy " m("6.12-patched.rapolicy") "), one boot each, "
 	print m("reps") " repetition(s), the same throttle, memory and vCPUs as the 7.3 boots."
 	print "The scratch disk is " m("6.12-patched.fs") " (" m("6.12-stock.fs") " for stock): 6.12's ext4 has no large"
-	print "folios, so no walk there would map a PMD. The 7.3 columns are this run's"
-	print "(ext4). Counts are medians, with the range when the repetitions differed;"
+	print "folios, so no walk there would map a PMD. The 7.3 columns are " (m("base73") != "unknown" ? m("base73") : "this run's")
+	print "(ext4; 7.3 stock column: " L73 "). Counts are medians, with the range when the repetitions differed;"
 	print "wall time is only compared within one boot. Boots took " m("6.12-stock.seconds") " s (stock)"
 	split(m("host_samples"), hs, " ")
 	print "and " m("6.12-patched.seconds") " s (patched); other QEMU processes ran in " (hs[2] + 0) " of the " (hs[1] + 0) " samples"
@@ -212,7 +218,7 @@ END {
 
 # Which of the seeds' problems 6.12 has: stock 7.3.4 against stock 6.12,
 # each reverse walk against its forward baseline on the same kernel.
-function problems(    i, w, f, r73, r612, a, b) {
+function problems(    i, w, f, r73, r612, a, b, fa, fb, v, t, n) {
 	print "### The seed problems on 6.12"
 	print ""
 	print "Stock kernels, no hooks. Reverse / forward: the reverse walk's median"
@@ -228,25 +234,46 @@ function problems(    i, w, f, r73, r612, a, b) {
 			r73 = slow(S73, w, f)
 			r612 = slow(S612, w, f)
 		}
-		print "| `" w "` " advname(wadv[w]) " " wpat[w] " " wsize[w] opts(w) " | " count("major", S73, w, "-") \
-			" | " count("major", S612, w, "-") " | " count("sectors", S73, w, "-", 2048) \
+		print "| `" w "` " advname(wadv[w]) " " wpat[w] " " wsize[w] opts(w) " | " count("major", S73, w, OFF73) \
+			" | " count("major", S612, w, "-") " | " count("sectors", S73, w, OFF73, 2048) \
 			" | " count("sectors", S612, w, "-", 2048) " | " r73 " | " r612 " |"
 	}
 	print ""
-	print "Read from the table (generated):"
+	print "Each reverse walk against its forward baseline (generated from the"
+	print "table; slow: at least 1.5× the forward walk's median wall time):"
 	print ""
+	for (i = 1; i <= npair; i++) {
+		w = prv[i]; f = pfw[i]
+		if (!has(S73, w, OFF73) || !has(S612, w, "-") || !has(S73, f, OFF73) || !has(S612, f, "-"))
+			continue
+		a = med("major", S73, w, OFF73); b = med("major", S612, w, "-")
+		fa = med("major", S73, f, OFF73); fb = med("major", S612, f, "-")
+		v = "about as many as on 7.3.4"
+		if (b * 4 < a)
+			v = "far fewer than on 7.3.4"
+		else if (b > 4 * a)
+			v = "far more than on 7.3.4"
+		t = (slowx(S612, w, f) >= 1.5) ? "slow on 6.12" : "not slow on 6.12"
+		printf("- %s (`%s`): %s, %s the forward walk's wall time; %s major faults against %s forward, %s (%s against %s forward, %s the forward time).\n",
+			ptitle[i], w, t, slow(S612, w, f), fmtn(b), fmtn(fb), v, fmtn(a), fmtn(fa), slow(S73, w, f))
+	}
+	print ""
+	print "Reads that differ from 7.3.4's by more than a half (MiB, stock kernels):"
+	print ""
+	n = 0
 	for (i = 1; i <= nw; i++) {
 		w = wl[i]
-		if (!has(S73, w, "-") || !has(S612, w, "-"))
+		if (!has(S73, w, OFF73) || !has(S612, w, "-"))
 			continue
-		a = med("major", S73, w, "-"); b = med("major", S612, w, "-")
-		if (pairof(w) == "" || a <= 4 * med("major", S73, pairof(w), "-") && b <= 4 * med("major", S612, pairof(w), "-"))
-			continue
-		printf("- `%s`: %s major faults on stock 6.12 against %s on 7.3.4 (forward: %s and %s)%s.\n",
-			w, fmtn(b), fmtn(a), fmtn(med("major", S612, pairof(w), "-")), fmtn(med("major", S73, pairof(w), "-")),
-			(b * 4 < a) ? "; 7.3's per-page faults are not there" :
-			(b > a * 4) ? "; worse than on 7.3" : "; as on 7.3")
+		a = med("sectors", S73, w, OFF73); b = med("sectors", S612, w, "-")
+		if (b > a * 1.5 || a > b * 1.5) {
+			printf("- `%s` (%s): %s MiB on 6.12, %s on 7.3.4 (%s major faults and %s).\n", w, wtitle[w],
+				fmtn(b / 2048), fmtn(a / 2048), fmtn(med("major", S612, w, "-")), fmtn(med("major", S73, w, OFF73)))
+			n++
+		}
 	}
+	if (n == 0)
+		print "- none"
 	print ""
 }
 
@@ -258,13 +285,15 @@ function pairof(w,    i) {
 	return ""
 }
 
-# reverse / forward wall time on a stock kernel
-function slow(kern, w, f,    a, b) {
-	if (!has(kern, w, "-") || !has(kern, f, "-"))
-		return "n/a"
-	a = med("ms", kern, w, "-"); b = med("ms", kern, f, "-")
-	return b > 0 ? fmtx(a / b) : "n/a"
+# reverse / forward wall time on a stock kernel, as a number (-1: none)
+function slowx(kern, w, f,    a, b) {
+	if (!has(kern, w, off(kern)) || !has(kern, f, off(kern)))
+		return -1
+	a = med("ms", kern, w, off(kern)); b = med("ms", kern, f, off(kern))
+	return b > 0 ? a / b : -1
 }
+
+function slow(kern, w, f) { return fmtx(slowx(kern, w, f)) }
 
 function policies(    i, j, w, s, h, d, line, n73, n612, e73, e612) {
 	print "### What each setting does on 6.12"
