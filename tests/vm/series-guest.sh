@@ -12,6 +12,9 @@
 #   vma_limit   an mprotect()-split mapping read forwards: "always" stops
 #               readahead at every VMA end (a fault per VMA at least),
 #               "near_end" only within ra_pages of it
+#   demo        make demo's guest side (tests/guest/demo.sh) on small files:
+#               it runs, rapolicyctl switches its profiles, and each of its
+#               reverse walks takes at most 4 major faults under best
 #   memcg       "best" leaves a random reader in a small memcg as stock
 #               leaves it (streams.sh's memcg check, as relations on the
 #               module's counters; see memcg_suite)
@@ -138,6 +141,25 @@ memcg_suite() {
 	all_policies_off
 }
 
+# demo_suite: tests/guest/demo.sh at 16 MiB (4 MiB for MADV_SEQUENTIAL,
+# whose stock reverse walk faults once per page), no LMDB row
+demo_suite() {
+	out=$(HUGE_SIZE=16M SEQ_SIZE=4M NORMAL_SIZE=16M sh /add/guest/demo.sh 2>&1)
+	rc=$?
+	echo "$out" | sed 's/^/# /'
+	tap "$rc" "make demo's guest side runs (status $rc)"
+	rows=HUGEPAGE/16M\ SEQUENTIAL/4M
+	case $(uname -r) in 6.12.*) rows="$rows NORMAL/16M" ;; esac
+	for r in $rows; do
+		# "reverse/MADV_X/SIZE  stock / seed / best  MiB  ms / ms / ms  x"
+		# shellcheck disable=SC2046  # the row's words
+		set -- $(echo "$out" | grep "^reverse/MADV_$r ") x x x x x x
+		[ "$1" = "reverse/MADV_$r" ] && [ "$6" -le 4 ] 2>/dev/null &&
+			[ "$6" -le "$2" ]
+		tap $? "demo row reverse/MADV_$r: best takes $6 <= 4 major faults (stock $2)"
+	done
+}
+
 check "kernel $(uname -r) has the readahead policy hooks" \
 	grep -q ' readahead_policy_register$' /proc/kallsyms
 echo "# scratch: $(grep " $SCRATCH " /proc/mounts)"
@@ -152,6 +174,7 @@ for suite in "$@"; do
 	reverse) reverse_suite ;;
 	vma_limit) vma_limit_suite ;;
 	memcg) memcg_suite ;;
+	demo) demo_suite ;;
 	*) tap 1 "unknown suite $suite" ;;
 	esac
 done
