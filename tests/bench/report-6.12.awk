@@ -377,5 +377,10 @@ function neutral(    i, w, same, n, diff) {
 		print ""
 	}
 	print "The raw walks are in [bench/results-6.12.txt](bench/results-6.12.txt)."
+	print "`make bench` writes this section after its 7.3 boots (`--no-6.12` leaves"
+	print "it out); `KERNEL_SERIES=6.12 make bench` (`tests/bench/bench.sh"
+	print "--only-6.12`) reruns the two 6.12 boots and rewrites this section"
+	print "alone, against the 7.3 numbers of [bench/results.txt](bench/results.txt)."
+	print "The section is written by `tests/bench/report-6.12.awk`."
 	print ""
 }
