@@ -8,9 +8,9 @@
 # On Linux 6.12 (the scratch disk is XFS there, see tests/vm/vm-run) the
 # table has a third walk, MADV_NORMAL (read-around): 6.12 has no
 # MADV_HUGEPAGE per-page regression (its stock walk takes one fault per
-# PMD folio), while its read-around and MADV_SEQUENTIAL reverse walks are
-# slow as on 7.3. NORMAL_SIZE=SIZE adds that walk on any kernel, NORMAL_SIZE=
-# (empty) leaves it out.
+# PMD folio), while its MADV_SEQUENTIAL reverse walk faults once per page
+# and its read-around one once per window, as on 7.3. NORMAL_SIZE=SIZE adds
+# that walk on any kernel, NORMAL_SIZE= (empty) leaves it out.
 # shellcheck source=tests/guest/lib.sh source-path=SCRIPTDIR/../..
 . "$(dirname "$0")/lib.sh"
 
@@ -107,7 +107,7 @@ for p in seed best; do
 done
 echo "best = stock wall time / best's (TCG: CPU-bound, indicative only)."
 case $(uname -r) in
-6.12.*) echo "6.12: no MADV_HUGEPAGE per-page regression here (stock takes one fault per PMD folio); the MADV_SEQUENTIAL and read-around reverse walks are the seed problems 6.12 has." ;;
+6.12.*) echo "6.12: stock's MADV_HUGEPAGE reverse walk takes one fault per PMD folio (no per-page regression, unlike 7.3); its MADV_SEQUENTIAL reverse walk takes one per page and its read-around one one per window, as on 7.3." ;;
 esac
 [ ! -x "$C/bin/lmdb_scan" ] ||
 	echo "LMDB: tests/clients/lmdb_scan.c, MDB_LAST then MDB_PREV over a ${LMDB_MIB} MiB database, read_ahead_kb $LMDB_RA."
