@@ -107,7 +107,7 @@ for p in seed best; do
 done
 echo "best = stock wall time / best's (TCG: CPU-bound, indicative only)."
 case $(uname -r) in
-6.12.*) echo "6.12: stock's MADV_HUGEPAGE reverse walk takes one fault per PMD folio (no per-page regression, unlike 7.3); its MADV_SEQUENTIAL reverse walk takes one per page and its read-around one one per window, as on 7.3." ;;
+6.12.*) echo "6.12: stock's MADV_HUGEPAGE reverse walk takes one fault per PMD folio (no per-page regression, unlike 7.3); its MADV_SEQUENTIAL reverse walk takes one per page and the read-around walk one per window, as on 7.3." ;;
 esac
 [ ! -x "$C/bin/lmdb_scan" ] ||
 	echo "LMDB: tests/clients/lmdb_scan.c, MDB_LAST then MDB_PREV over a ${LMDB_MIB} MiB database, read_ahead_kb $LMDB_RA."
