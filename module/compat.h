@@ -16,6 +16,7 @@
 #include <linux/cgroup.h>
 #include <linux/export.h>
 #include <linux/module.h>
+#include <linux/pagemap.h>
 #include <linux/readahead_policy.h>
 
 /* Whether this kernel offers the decision point @point at all */
@@ -26,6 +27,33 @@ static inline bool rap_point_offered(enum ra_policy_point point)
 		return false;
 #endif
 	return point < RA_POLICY_NR_POINTS;
+}
+
+/*
+ * The smallest folio order a window's order can ask for. On 6.12,
+ * page_cache_ra_order() reads folios two orders above the order it is
+ * given (mm/readahead.c: "new_order += 2"), so the port's
+ * struct ra_policy_window documents that orders below 2 read order-2
+ * folios in a mapping with large folios. The test is the port's own
+ * marker: no macro names the missing file_ra_state order itself (a struct
+ * member the preprocessor cannot see), and RA_POLICY_NO_EXEC_POINT is
+ * defined by that header and by no other, the same header that documents
+ * the floor.
+ */
+#ifdef RA_POLICY_NO_EXEC_POINT
+#define RAP_MIN_FOLIO_ORDER 2
+#else
+#define RAP_MIN_FOLIO_ORDER 0
+#endif
+
+/*
+ * Whether this kernel reads the folio order @order that a policy value
+ * asks for (sync_mmap_order's numbers); values it cannot honour are
+ * neither listed nor taken. Named values are honoured on every kernel.
+ */
+static inline bool rap_order_honoured(unsigned int order)
+{
+	return order >= RAP_MIN_FOLIO_ORDER && order <= MAX_PAGECACHE_ORDER;
 }
 
 /* cgroup_is_dead() is private to kernel/cgroup/ on 6.12 */

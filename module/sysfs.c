@@ -3,7 +3,9 @@
  * rapolicy: /sys/kernel/mm/rapolicy/ and the module parameters.
  *
  * Each policy is one file that shows its values THP-style ("off [folio]")
- * and takes one of them; anything else fails and changes nothing. The
+ * and takes one of them; anything else fails and changes nothing: a value
+ * of table.h that this kernel cannot honour (rap_order_honoured()) is
+ * not shown and fails with -EOPNOTSUPP, anything else with -EINVAL. The
  * files, the module parameters (arm A, for modprobe.d) and the counters
  * come from table.h. One kobject per directory, as mm/damon/sysfs.c has
  * them; an attribute shared by several directories finds its arm from
@@ -26,6 +28,7 @@
 #include <linux/string.h>
 #include <linux/sysfs.h>
 
+#include "compat.h"
 #include "rapolicy.h"
 
 static struct rap_settings rap_settings[RAP_NR_ARMS];
@@ -111,6 +114,8 @@ static int rap_policy_parse(const struct rap_policy_attr *pa,
 		return err;
 	if (order > MAX_PAGECACHE_ORDER)
 		return -EINVAL;
+	if (!rap_order_honoured(order))
+		return -EOPNOTSUPP;
 	*value = RAP_SYNC_ORDER_BASE + order;
 	return 0;
 }
@@ -129,7 +134,7 @@ static int rap_policy_set(const struct rap_policy_attr *pa, enum rap_arm arm,
 	return 0;
 }
 
-/* All values on one line, the current one in brackets */
+/* The values this kernel honours on one line, the current one in brackets */
 static ssize_t rap_policy_emit(const struct rap_policy_attr *pa,
 			       enum rap_arm arm, char *buf)
 {
@@ -143,6 +148,8 @@ static ssize_t rap_policy_emit(const struct rap_policy_attr *pa,
 		const char *sep = i ? " " : "";
 		bool on = i == cur;
 
+		if (i >= pa->nr_names && !rap_order_honoured(i - pa->nr_names))
+			continue;
 		if (i < pa->nr_names)
 			len += sysfs_emit_at(buf, len, on ? "%s[%s]" : "%s%s",
 					     sep, pa->names[i]);

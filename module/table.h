@@ -13,7 +13,8 @@
  * the top of /sys/kernel/mm/rapolicy/, arm B's under ab/. The named
  * values are in the order of the enum in policy.h; the first is stock
  * behaviour. When @orders is 1 the policy also takes a folio order,
- * 0..MAX_PAGECACHE_ORDER, after its names.
+ * 0..MAX_PAGECACHE_ORDER, after its names (those of them the kernel can
+ * honour: rap_order_honoured() in compat.h).
  *
  * RAP_STAT(name, help) per counter, in stats/a/, stats/b/ and, summed over
  * both arms, stats/. Every counter counts events that happened, from zero

@@ -39,7 +39,7 @@ static inline void fk_cleanup(void)
 /* A fresh tree, as the module shows it after load (every file rewritten) */
 static inline void fk_reset(void)
 {
-	if (fake_tree_create(fk_root, RAPOLICY_VERSION))
+	if (fake_tree_create(fk_root, RAPOLICY_VERSION, NULL))
 		abort();
 	rap_root = fk_root;
 }

@@ -35,6 +35,24 @@ max=$(tr ' ' '\n' <"$RAPOLICY_SYSFS/sync_mmap_order" | tr -d '[]' | tail -n 1)
 rapolicyctl set sync_mmap_order="$max" >/dev/null && grep -q "\[$max\]" "$RAPOLICY_SYSFS/sync_mmap_order"
 tap $? "the largest order the module lists ($max) is taken"
 
+# This kernel honours every value of the table: every file lists them all
+# (the table's, as rapolicyctl prints it; orders 0 up to the largest) and
+# rapolicyctl calls nothing unavailable
+ok=0
+rapolicyctl set --help | sed -n '/^Policies/,/^$/s/^  //p' >/tmp/table
+while read -r name vals; do
+	want=$(echo "$vals" | sed "s/ 0\.\.N (a folio order)/ $(seq -s ' ' 0 "$max")/")
+	for d in "" ab/; do
+		got=$(tr -d '[]' <"$RAPOLICY_SYSFS/$d$name")
+		[ "$got" = "$want" ] || { echo "# $d$name: '$got', table: '$want'"; ok=1; }
+	done
+done </tmp/table
+[ -s /tmp/table ] && [ $ok = 0 ]
+tap $? "every policy file lists every value of the table ($(wc -l </tmp/table) policies)"
+! rapolicyctl status | grep -q unavailable &&
+	rapolicyctl status --json | tr -d ' \n' | grep -q '"unavailable":\[\]'
+tap $? "rapolicyctl status: nothing unavailable on $(uname -r)"
+
 # Profiles are absolute
 rapolicyctl profile seed >/dev/null && rapolicyctl profile best >/dev/null &&
 	[ "$(rapolicyctl get | tr '\n' ' ')" = "descending_thp=stream pmd_hit=off descending_seq=stream vma_limit=none sync_mmap_order=off descending_around=stream streams=on " ]

@@ -12,6 +12,10 @@
 #   vma_limit   an mprotect()-split mapping read forwards: "always" stops
 #               readahead at every VMA end (a fault per VMA at least),
 #               "near_end" only within ra_pages of it
+#   unavailable 6.12 cannot honour sync_mmap_order 0 and 1 (its
+#               page_cache_ra_order() reads order-2 folios for them): the
+#               module does not list them, refuses them (EOPNOTSUPP, as a
+#               module parameter too) and rapolicyctl says so
 #   demo        make demo's guest side (tests/guest/demo.sh) on small files:
 #               it runs, rapolicyctl switches its profiles, and each of its
 #               reverse walks takes at most 4 major faults under best
@@ -75,8 +79,8 @@ vma_limit_suite() {
 	all_policies_off
 }
 
-# stat NAME: a counter of the module (0 if the file is missing)
-stat() {
+# counter NAME: a counter of the module (0 if the file is missing)
+counter() {
 	cat "$RAPOLICY_SYSFS/stats/$1" 2>/dev/null || echo 0
 }
 
@@ -127,9 +131,9 @@ memcg_suite() {
 			tap 1 "$setting: huge random:5 in a 128 MiB memcg ran"
 			continue
 		fi
-		miss=$(stat sync_miss) async=$(stat async) pages=$(stat pages_read)
-		dec=$(($(stat descending_thp) + $(stat descending_seq) + $(stat descending_around) + \
-			$(stat stream_sync) + $(stat stream_async)))
+		miss=$(counter sync_miss) async=$(counter async) pages=$(counter pages_read)
+		dec=$(($(counter descending_thp) + $(counter descending_seq) + $(counter descending_around) + \
+			$(counter stream_sync) + $(counter stream_async)))
 		echo "# memcg $setting: $walk_major majflt, $walk_sectors sectors; sync_miss $miss async $async pages_read $pages, policy decisions $dec"
 		[ "$miss" -ge "$walk_major" ] && [ "$walk_major" -gt 0 ] && [ "$dec" -le $((miss / 100)) ]
 		tap $? "memcg $setting: policies decide on $dec <= $((miss / 100)) of $miss misses (huge random:5, 128 MiB memcg)"
@@ -163,6 +167,47 @@ demo_suite() {
 	done
 }
 
+# unavailable_suite: what the kernel cannot honour is not offered
+unavailable_suite() {
+	modprobe rapolicy || { tap 1 "load rapolicy"; return; }
+	all_policies_off
+	for d in "" ab/; do
+		f=$RAPOLICY_SYSFS/${d}sync_mmap_order
+		orders=$(tr ' ' '\n' <"$f" | tr -d '[]' | grep -x '[0-9]*' | tr '\n' ' ')
+		case " $orders" in *" 0 "* | *" 1 "*) false ;; " 2 "*) true ;; *) false ;; esac
+		tap $? "${d}sync_mmap_order lists no order 0 or 1: $(cat "$f")"
+		before=$(cat "$f")
+		(echo 0 >"$f") 2>/tmp/err
+		r=$?
+		[ $r != 0 ] && grep -qi "not supported" /tmp/err && [ "$(cat "$f")" = "$before" ]
+		tap $? "writing 0 to ${d}sync_mmap_order fails with EOPNOTSUPP, changes nothing ($(cat /tmp/err))"
+	done
+	(echo bogus >"$RAPOLICY_SYSFS/sync_mmap_order") 2>/tmp/err
+	[ $? != 0 ] && grep -qi "invalid" /tmp/err
+	tap $? "a value of no policy is still EINVAL ($(cat /tmp/err))"
+	echo 2 >"$RAPOLICY_SYSFS/sync_mmap_order" && grep -q "\[2\]" "$RAPOLICY_SYSFS/sync_mmap_order"
+	tap $? "sync_mmap_order takes order 2"
+	all_policies_off
+	rapolicyctl status >/tmp/status.out 2>&1 &&
+		grep -qx "unavailable: sync_mmap_order=0 sync_mmap_order=1" /tmp/status.out
+	tap $? "rapolicyctl status shows sync_mmap_order 0 and 1 unavailable ($(grep unavailable /tmp/status.out))"
+	rapolicyctl status --json | tr -d ' \n' |
+		grep -q '"unavailable":\["sync_mmap_order=0","sync_mmap_order=1"\]'
+	tap $? "and status --json"
+	before=$(cat "$RAPOLICY_SYSFS/sync_mmap_order" "$RAPOLICY_SYSFS/pmd_hit")
+	rapolicyctl set pmd_hit=on sync_mmap_order=1 2>/tmp/err
+	r=$?
+	[ $r = 1 ] && [ "$(cat "$RAPOLICY_SYSFS/sync_mmap_order" "$RAPOLICY_SYSFS/pmd_hit")" = "$before" ] &&
+		grep -qx "rapolicyctl: sync_mmap_order: value '1' is not available on this kernel" /tmp/err
+	tap $? "rapolicyctl set sync_mmap_order=1: exit 1 ($r), nothing written ($(cat /tmp/err))"
+	modprobe -r rapolicy
+	! modprobe rapolicy sync_mmap_order=1 2>/dev/null && ! grep -q '^rapolicy ' /proc/modules
+	tap $? "the module parameter sync_mmap_order=1 is refused"
+	modprobe rapolicy sync_mmap_order=3 && grep -q "\[3\]" "$RAPOLICY_SYSFS/sync_mmap_order"
+	tap $? "the module parameter sync_mmap_order=3 is taken"
+	all_policies_off
+}
+
 check "kernel $(uname -r) has the readahead policy hooks" \
 	grep -q ' readahead_policy_register$' /proc/kallsyms
 echo "# scratch: $(grep " $SCRATCH " /proc/mounts)"
@@ -178,6 +223,7 @@ for suite in "$@"; do
 	vma_limit) vma_limit_suite ;;
 	memcg) memcg_suite ;;
 	demo) demo_suite ;;
+	unavailable) unavailable_suite ;;
 	*) tap 1 "unknown suite $suite" ;;
 	esac
 done

@@ -100,8 +100,10 @@ static void allowed(const struct rap_state *s, int p, char *buf, size_t size)
 
 	for (unsigned int i = 0; i < d->nr; i++)
 		o += (size_t)snprintf(buf + o, size - o, "%s%s", i ? ", " : "", d->values[i]);
-	if (d->order)
-		snprintf(buf + o, size - o, ", 0..%u", s->max_order);
+	if (d->order && s->avail[p].absent)
+		snprintf(buf + o, size - o, ", 0..N");
+	else if (d->order)
+		snprintf(buf + o, size - o, ", 0..%u", s->avail[p].max_order);
 }
 
 int parse_pairs(struct ctx *c, const char *cmd, const struct rap_state *s,
@@ -127,7 +129,7 @@ int parse_pairs(struct ctx *c, const char *cmd, const struct rap_state *s,
 			bad = usage(c, cmd, "unknown policy '%s'", esc(name));
 		} else if (seen & (1u << p)) {
 			bad = usage(c, cmd, "%s given twice", name);
-		} else if (!pol_valid(p, eq + 1, s->max_order)) {
+		} else if (!pol_valid(s, p, eq + 1)) {
 			allowed(s, p, al, sizeof(al));
 			bad = usage(c, cmd, "%s: '%s' is not one of %s", name,
 				    esc(eq + 1), al);
@@ -137,6 +139,17 @@ int parse_pairs(struct ctx *c, const char *cmd, const struct rap_state *s,
 		}
 	}
 	return bad;
+}
+
+int arm_available(struct ctx *c, const struct rap_state *s, const struct arm_set *to)
+{
+	int ret = RC_OK;
+
+	for (int p = 0; p < NR_POL; p++)
+		if (!pol_available(s, p, to->v[p]))
+			ret = errmsg(c, "%s: value '%s' is not available on this kernel",
+				     pol_defs[p].name, esc(to->v[p]));
+	return ret;
 }
 
 size_t plan_arm(struct write *w, int arm, const struct arm_set *from,
@@ -229,6 +242,8 @@ int set_arm(struct ctx *c, const char *cmd, int arm, int argc, char **argv)
 		return ret;
 	to = s.arm[arm];
 	ret = parse_pairs(c, cmd, &s, argv + 1, argc - 1, &to);
+	if (!ret)
+		ret = arm_available(c, &s, &to);
 	if (ret)
 		return ret;
 	return apply_report(c, w, plan_arm(w, arm, &s.arm[arm], &to));

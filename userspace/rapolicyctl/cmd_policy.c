@@ -48,11 +48,26 @@ static unsigned int print_profile(FILE *f, const struct arm_set *a, const char *
 	return diff;
 }
 
+/* "unavailable: streams sync_mmap_order=0 ..." when the module lacks any */
+static void print_unavailable(FILE *f, const struct rap_state *s)
+{
+	char u[UNAV_MAX][UNAV_LEN];
+	unsigned int n = rap_unavailable(s, u, UNAV_MAX);
+
+	if (!n)
+		return;
+	fputs("unavailable:", f);
+	for (unsigned int i = 0; i < n; i++)
+		fprintf(f, " %s", u[i]);
+	fputs("\n", f);
+}
+
 static const char usage_status[] =
 "Usage: rapolicyctl status [--json]\n\n"
 "The module's version, both arms' policies, the profile each matches (or\n"
-"'custom' and how it differs from the closest), the A/B assignment and the\n"
-"time the counters cover.  Exit status 1 when the module is not loaded.\n";
+"'custom' and how it differs from the closest), what this kernel cannot\n"
+"honour ('unavailable'), the A/B assignment and the time the counters\n"
+"cover.  Exit status 1 when the module is not loaded.\n";
 
 int cmd_status(struct ctx *c, int argc, char **argv)
 {
@@ -74,6 +89,7 @@ int cmd_status(struct ctx *c, int argc, char **argv)
 	if (json) {
 		json_t *o = json_state(&s);
 
+		json_object_set_new(o, "unavailable", json_unavailable(&s));
 		json_object_set_new(o, "stats", json_counters(&s.st));
 		json_out(c->out, o, false);
 		return RC_OK;
@@ -82,7 +98,9 @@ int cmd_status(struct ctx *c, int argc, char **argv)
 	fprintf(c->out, "%-18s  %-12s  %s\n", "policy", "arm A", "arm B");
 	for (int p = 0; p < NR_POL; p++)
 		fprintf(c->out, "%-18s  %-12s  %s\n", pol_defs[p].name,
-			s.arm[ARM_A].v[p], s.arm[ARM_B].v[p]);
+			s.avail[p].absent ? "unavailable" : s.arm[ARM_A].v[p],
+			s.avail[p].absent ? "unavailable" : s.arm[ARM_B].v[p]);
+	print_unavailable(c->out, &s);
 	print_profile(c->out, &s.arm[ARM_A], "profile: ", NULL);
 	print_profile(c->out, &s.arm[ARM_B], "arm B:   ", NULL);
 	fprintf(c->out, "ab:      %s\n", ab_line(&s.ab, buf, sizeof(buf)));
@@ -131,8 +149,12 @@ int cmd_get(struct ctx *c, int argc, char **argv)
 
 		for (int i = 1; i <= nops; i++)
 			want |= pol_find(argv[i]) == p;
-		if (!want)
+		if (!want || (s.avail[p].absent && !nops))
 			continue;
+		if (s.avail[p].absent) {
+			ret = errmsg(c, "%s: not available on this kernel", pol_defs[p].name);
+			continue;
+		}
 		if (json)
 			json_object_set_new(o, pol_defs[p].name, json_string(s.arm[arm].v[p]));
 		else if (values)
@@ -144,7 +166,7 @@ int cmd_get(struct ctx *c, int argc, char **argv)
 		json_out(c->out, o, false);
 	else
 		json_decref(o);
-	return RC_OK;
+	return ret;
 }
 
 int cmd_set(struct ctx *c, int argc, char **argv)
@@ -196,7 +218,8 @@ int cmd_profile(struct ctx *c, int argc, char **argv)
 		return ret;
 	profile_values(pr, &pv);
 	if (nops == 1)
-		return apply_report(c, w, plan_arm(w, arm, &s.arm[arm], &pv));
+		return arm_available(c, &s, &pv) ?:
+		       apply_report(c, w, plan_arm(w, arm, &s.arm[arm], &pv));
 	snprintf(prefix, sizeof(prefix), "arm %c: ", 'A' + arm);
 	return print_profile(c->out, &s.arm[arm], prefix, pr) ? RC_ERR : RC_OK;
 }
@@ -239,7 +262,7 @@ static int load_arm(struct ctx *c, const struct rap_state *s, json_t *j,
 
 		if (p < 0)
 			return usage(c, "apply", "%s: unknown policy '%s'", key, esc(name));
-		if (!json_is_string(v) || !pol_valid(p, json_string_value(v), s->max_order))
+		if (!json_is_string(v) || !pol_valid(s, p, json_string_value(v)))
 			return usage(c, "apply", "%s: %s: not a value of the policy", key, name);
 		snprintf(out->v[p], VAL_LEN, "%s", json_string_value(v));
 	}
@@ -305,6 +328,10 @@ int cmd_apply(struct ctx *c, int argc, char **argv)
 	if (!ret)
 		ret = load_ab(c, ab, &abc);
 	json_decref(j);
+	if (!ret)
+		ret = arm_available(c, &s, &to[ARM_A]);
+	if (!ret)
+		ret = arm_available(c, &s, &to[ARM_B]);
 	if (ret)
 		return ret;
 	n = plan_arm(w, ARM_A, &s.arm[ARM_A], &to[ARM_A]);

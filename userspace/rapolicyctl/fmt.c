@@ -34,6 +34,7 @@ static void prom_head(FILE *f, const char *name, const char *type, const char *h
 	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
 }
 
+/* The values the module lists; a policy it lacks has no series */
 static void prom_policies(FILE *f, const struct rap_state *s)
 {
 	prom_head(f, "rapolicy_policy", "gauge",
@@ -41,11 +42,14 @@ static void prom_policies(FILE *f, const struct rap_state *s)
 	for (int arm = 0; arm < NR_ARMS; arm++) {
 		for (int p = 0; p < NR_POL; p++) {
 			const struct pol_def *d = &pol_defs[p];
-			unsigned int nv = d->nr + (d->order ? s->max_order + 1 : 0);
+			const struct pol_avail *av = &s->avail[p];
+			unsigned int nv = d->nr + (d->order ? av->max_order + 1 : 0);
 
-			for (unsigned int v = 0; v < nv; v++) {
+			for (unsigned int v = 0; v < nv && !av->absent; v++) {
 				char val[VAL_LEN];
 
+				if (!(av->listed >> v & 1))
+					continue;
 				if (v < d->nr)
 					snprintf(val, sizeof(val), "%s", d->values[v]);
 				else
@@ -96,12 +100,26 @@ void print_prometheus(FILE *f, const struct rap_state *s, bool up)
 	}
 }
 
-void *json_arm(const struct arm_set *a)
+/* An arm's policies; not those the module lacks, which apply leaves at stock */
+void *json_arm(const struct rap_state *s, int arm)
 {
 	json_t *o = json_object();
 
 	for (int p = 0; p < NR_POL; p++)
-		json_object_set_new(o, pol_defs[p].name, json_string(a->v[p]));
+		if (!s->avail[p].absent)
+			json_object_set_new(o, pol_defs[p].name,
+					    json_string(s->arm[arm].v[p]));
+	return o;
+}
+
+void *json_unavailable(const struct rap_state *s)
+{
+	char u[UNAV_MAX][UNAV_LEN];
+	unsigned int n = rap_unavailable(s, u, UNAV_MAX);
+	json_t *o = json_array();
+
+	for (unsigned int i = 0; i < n; i++)
+		json_array_append_new(o, json_string(u[i]));
 	return o;
 }
 
@@ -135,7 +153,7 @@ void *json_counters(const struct counters *st)
 void *json_state(const struct rap_state *s)
 {
 	return json_pack("{s:s, s:o, s:o, s:o}", "version", s->version,
-			 "a", json_arm(&s->arm[ARM_A]), "b", json_arm(&s->arm[ARM_B]),
+			 "a", json_arm(s, ARM_A), "b", json_arm(s, ARM_B),
 			 "ab", json_ab(&s->ab));
 }
 

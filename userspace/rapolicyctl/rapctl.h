@@ -73,10 +73,21 @@ struct counters {
 	uint64_t settings_changed;
 };
 
+/*
+ * What the kernel's file of a policy lists of the table's values: the
+ * module leaves out what this kernel cannot honour, and an older module
+ * may lack the file altogether (absent: unavailable, at stock).
+ */
+struct pol_avail {
+	bool absent;
+	uint64_t listed;	/* bit i: value i, names first, then orders */
+	unsigned int max_order;	/* the largest order listed */
+};
+
 struct rap_state {
 	char version[64];
 	struct arm_set arm[NR_ARMS];
-	unsigned int max_order;
+	struct pol_avail avail[NR_POL];
 	struct ab_conf ab;
 	struct counters st;
 };
@@ -90,7 +101,19 @@ int rap_hooks(void);	/* 1: the kernel has the hooks, 0: not, -1: unknown */
 int rap_load(struct rap_state *s, char *bad, size_t badlen);
 int rap_load_counters(struct counters *st, char *bad, size_t badlen);
 int pol_find(const char *name);	/* -1: no such policy */
-bool pol_valid(int p, const char *val, unsigned int max_order);
+/* A value of the table (orders up to the module's largest) */
+bool pol_valid(const struct rap_state *s, int p, const char *val);
+/* A value the module lists: one this kernel honours */
+bool pol_available(const struct rap_state *s, int p, const char *val);
+/*
+ * What the module lacks of the table, up to max entries: "policy" for a
+ * policy file it does not have, "policy=value" for a value its file does
+ * not list (orders up to the largest it lists)
+ */
+#define UNAV_LEN 48
+#define UNAV_MAX 64
+unsigned int rap_unavailable(const struct rap_state *s, char (*out)[UNAV_LEN],
+			     unsigned int max);
 
 /* One write; the old value is what a rollback writes back */
 struct write {
@@ -146,7 +169,9 @@ double t_pvalue(double t, unsigned int df);
 const char *esc(const char *s);
 void print_prometheus(FILE *f, const struct rap_state *s, bool up);
 /* JSON (jansson's json_t *, as void * to keep jansson.h out of here) */
-void *json_arm(const struct arm_set *a);
+void *json_arm(const struct rap_state *s, int arm);
+/* rap_unavailable() as an array of strings */
+void *json_unavailable(const struct rap_state *s);
 void *json_ab(const struct ab_conf *ab);
 void *json_counters(const struct counters *st);
 void *json_state(const struct rap_state *s);
@@ -168,6 +193,8 @@ bool is_help(const char *a);
 int opt_val(int argc, char **argv, int *i, const char *name, const char **v);
 int parse_pairs(struct ctx *c, const char *cmd, const struct rap_state *s,
 		char **pairs, int n, struct arm_set *out);
+/* RC_ERR and a line per value when to holds one the module does not list */
+int arm_available(struct ctx *c, const struct rap_state *s, const struct arm_set *to);
 size_t plan_arm(struct write *w, int arm, const struct arm_set *from,
 		const struct arm_set *to);
 int apply_report(struct ctx *c, const struct write *w, size_t n);

@@ -104,58 +104,93 @@ static int read_u64(const char *file, uint64_t *v)
 }
 
 /*
+ * The index of @tok among a choice file's possible values: names[0..nr),
+ * then, if orders, "0", "1", ... (order o at nr + o); -1 if none.
+ */
+static int choice_index(const char *tok, const char *const *names,
+			unsigned int nr, bool orders)
+{
+	uint64_t o;
+
+	for (unsigned int i = 0; i < nr; i++)
+		if (!strcmp(tok, names[i]))
+			return (int)i;
+	if (!orders || parse_u64(tok, &o) || (tok[0] == '0' && tok[1]) ||
+	    o >= 64 - nr)
+		return -1;
+	return (int)(nr + o);
+}
+
+/*
  * A choice file, "a [b] c": the tokens must be names[0..nr) and then, if
- * orders, "0".."N" (N into *max_order); the bracketed one into cur.
+ * orders, "0".."N", in that order, each at most once; a kernel leaves out
+ * what it cannot honour, but never the first name (stock). What it lists
+ * goes into *av, the bracketed one into cur.
  */
 static int parse_choice(char *text, const char *const *names, unsigned int nr,
-			bool orders, unsigned int *max_order, char *cur)
+			bool orders, struct pol_avail *av, char *cur)
 {
-	unsigned int i = 0, chosen = 0;
+	unsigned int chosen = 0;
+	int next = 0, last = -1;
 
-	for (char *tok = strtok(text, " "); tok; tok = strtok(NULL, " "), i++) {
+	memset(av, 0, sizeof(*av));
+	for (char *tok = strtok(text, " "); tok; tok = strtok(NULL, " ")) {
 		size_t len = strlen(tok);
 		bool br = tok[0] == '[' && len > 2 && tok[len - 1] == ']';
-		char want[VAL_LEN];
 
 		if (br) {
 			tok[len - 1] = '\0';
 			tok++;
 		}
-		if (i < nr)
-			snprintf(want, sizeof(want), "%s", names[i]);
-		else if (orders)
-			snprintf(want, sizeof(want), "%u", i - nr);
-		else
+		last = choice_index(tok, names, nr, orders);
+		if (last < next)
 			return -EPROTO;
-		if (strcmp(tok, want))
-			return -EPROTO;
+		av->listed |= 1ULL << last;
+		next = last + 1;
 		if (br) {
 			chosen++;
 			snprintf(cur, VAL_LEN, "%s", tok);
 		}
 	}
-	if (chosen != 1 || i < nr || (orders && i == nr))
+	if (chosen != 1 || !(av->listed & 1) || (orders && last < (int)nr))
 		return -EPROTO;
 	if (orders)
-		*max_order = i - nr - 1;
+		av->max_order = (unsigned int)last - nr;
 	return 0;
 }
 
+/*
+ * One arm's policy files. A file that is not there is a policy this
+ * module does not have: unavailable, at stock. Both arms must list the
+ * same values.
+ */
 static int load_arm(struct rap_state *s, int arm, char *bad, size_t badlen)
 {
 	for (int p = 0; p < NR_POL; p++) {
 		const struct pol_def *d = &pol_defs[p];
+		struct pol_avail av;
 		char file[64], text[512];
 		int ret;
 
 		snprintf(file, sizeof(file), "%s%s", arm ? "ab/" : "", d->name);
 		snprintf(bad, badlen, "%s", file);
 		ret = read_mod(file, text, sizeof(text));
-		if (!ret)
-			ret = parse_choice(text, d->values, d->nr, d->order,
-					   &s->max_order, s->arm[arm].v[p]);
+		if (ret == -ENOENT) {
+			av = (struct pol_avail){ .absent = true, .listed = 1 };
+			snprintf(s->arm[arm].v[p], VAL_LEN, "%s", d->values[0]);
+			ret = 0;
+		} else if (!ret) {
+			ret = parse_choice(text, d->values, d->nr, d->order, &av,
+					   s->arm[arm].v[p]);
+		}
 		if (ret)
 			return ret;
+		if (arm == ARM_A)
+			s->avail[p] = av;
+		else if (av.absent != s->avail[p].absent ||
+			 av.listed != s->avail[p].listed ||
+			 av.max_order != s->avail[p].max_order)
+			return -EPROTO;
 	}
 	return 0;
 }
@@ -163,13 +198,16 @@ static int load_arm(struct rap_state *s, int arm, char *bad, size_t badlen)
 static int load_ab(struct ab_conf *ab, char *bad, size_t badlen)
 {
 	char text[600], mode[VAL_LEN];
+	struct pol_avail av;
 	uint64_t v;
 	int ret;
 
 	snprintf(bad, badlen, "ab/mode");
 	ret = read_mod("ab/mode", text, sizeof(text));
 	if (!ret)
-		ret = parse_choice(text, ab_modes, 3, false, NULL, mode);
+		ret = parse_choice(text, ab_modes, 3, false, &av, mode);
+	if (!ret && av.listed != 7)
+		ret = -EPROTO;
 	if (ret)
 		return ret;
 	for (ab->mode = 0; strcmp(ab_modes[ab->mode], mode); ab->mode++)
@@ -236,16 +274,53 @@ int pol_find(const char *name)
 	return -1;
 }
 
-bool pol_valid(int p, const char *val, unsigned int max_order)
+/* The index of @val among the values of policy @p; -1 if none */
+static int value_index(int p, const char *val)
 {
 	const struct pol_def *d = &pol_defs[p];
-	uint64_t o;
 
-	for (unsigned int i = 0; i < d->nr; i++)
-		if (!strcmp(d->values[i], val))
-			return true;
-	return d->order && !parse_u64(val, &o) && o <= max_order &&
-	       strlen(val) < 3;
+	return choice_index(val, d->values, d->nr, d->order);
+}
+
+bool pol_valid(const struct rap_state *s, int p, const char *val)
+{
+	const struct pol_avail *av = &s->avail[p];
+	int i = value_index(p, val);
+
+	/* without the file, the module's largest order is not known */
+	return i >= 0 && (av->absent || i < (int)pol_defs[p].nr ||
+			  (unsigned int)i - pol_defs[p].nr <= av->max_order);
+}
+
+bool pol_available(const struct rap_state *s, int p, const char *val)
+{
+	int i = value_index(p, val);
+
+	return i >= 0 && (s->avail[p].listed >> i & 1);
+}
+
+unsigned int rap_unavailable(const struct rap_state *s, char (*out)[UNAV_LEN],
+			     unsigned int max)
+{
+	unsigned int n = 0;
+
+	for (int p = 0; p < NR_POL; p++) {
+		const struct pol_def *d = &pol_defs[p];
+		const struct pol_avail *av = &s->avail[p];
+		unsigned int nv = d->nr + (d->order ? av->max_order + 1 : 0);
+
+		if (av->absent && n < max)
+			snprintf(out[n++], UNAV_LEN, "%s", d->name);
+		for (unsigned int i = 0; i < nv && !av->absent && n < max; i++) {
+			if (av->listed >> i & 1)
+				continue;
+			if (i < d->nr)
+				snprintf(out[n++], UNAV_LEN, "%s=%s", d->name, d->values[i]);
+			else
+				snprintf(out[n++], UNAV_LEN, "%s=%u", d->name, i - d->nr);
+		}
+	}
+	return n;
 }
 
 int rap_write(const char *file, const char *s)

@@ -52,26 +52,63 @@ static int mk(const char *dir, const char *rel)
 	return mkdir(p, 0755) && errno != EEXIST ? -errno : 0;
 }
 
+/*
+ * What the faked kernel lacks, from DIR/lack (" POLICY POLICY=VALUE ... "):
+ * a policy file it does not have, a value its file does not list
+ */
+static char lack[1024];
+
+static void load_lack(const char *dir)
+{
+	char p[PATH_MAX];
+	FILE *f;
+	size_t n = 0;
+
+	snprintf(p, sizeof(p), "%s/lack", dir);
+	f = fopen(p, "r");
+	if (f) {
+		n = fread(lack + 1, 1, sizeof(lack) - 3, f);
+		fclose(f);
+	}
+	lack[0] = ' ';
+	lack[n + 1] = ' ';
+	lack[n + 2] = '\0';
+	for (size_t i = 0; i < n + 2; i++)
+		if (lack[i] == '\n')
+			lack[i] = ' ';
+}
+
+/* Whether the faked kernel lacks policy pol (val NULL) or its value val */
+static bool lacks(const char *pol, const char *val)
+{
+	char w[96];
+
+	snprintf(w, sizeof(w), " %s%s%s ", pol, val ? "=" : "", val ? val : "");
+	return strstr(lack, w) != NULL;
+}
+
 /* "a [b] c" with value cur chosen (orders after the names if ord) */
-static void choice(char *buf, size_t size, const char *const *vals, bool ord,
-		   const char *cur)
+static void choice(char *buf, size_t size, const char *pol, const char *const *vals,
+		   bool ord, const char *cur)
 {
 	size_t o = 0;
-	int n = 0;
 
-	for (; vals[n]; n++)
-		o += (size_t)snprintf(buf + o, size - o, strcmp(vals[n], cur) ?
-				      "%s%s" : "%s[%s]", n ? " " : "", vals[n]);
+	for (int n = 0; vals[n]; n++)
+		if (!lacks(pol, vals[n]))
+			o += (size_t)snprintf(buf + o, size - o, strcmp(vals[n], cur) ?
+					      "%s%s" : "%s[%s]", o ? " " : "", vals[n]);
 	for (int i = 0; ord && i <= FAKE_MAX_ORDER; i++) {
 		char v[12];
 
 		snprintf(v, sizeof(v), "%d", i);
-		o += (size_t)snprintf(buf + o, size - o, strcmp(v, cur) ? " %s" : " [%s]", v);
+		if (!lacks(pol, v))
+			o += (size_t)snprintf(buf + o, size - o,
+					      strcmp(v, cur) ? " %s" : " [%s]", v);
 	}
 	snprintf(buf + o, size - o, "\n");
 }
 
-int fake_tree_create(const char *dir, const char *version)
+int fake_tree_create(const char *dir, const char *version, const char *lacking)
 {
 	static const char *const dirs[] = { "sys", "sys/kernel", "sys/kernel/mm",
 		"sys/kernel/mm/rapolicy", "sys/kernel/mm/rapolicy/ab",
@@ -82,12 +119,17 @@ int fake_tree_create(const char *dir, const char *version)
 
 	for (size_t i = 0; !ret && i < sizeof(dirs) / sizeof(dirs[0]); i++)
 		ret = mk(dir, dirs[i]);
+	if (!ret)
+		ret = put(dir, "lack", lacking ? lacking : "");
+	load_lack(dir);
 	for (size_t p = 0; !ret && p < 2 * NR_FPOL; p++) {
 		const struct fpol *f = &fpols[p % NR_FPOL];
 
+		if (lacks(f->name, NULL))
+			continue;
 		snprintf(rel, sizeof(rel), "sys/kernel/mm/rapolicy/%s%s",
 			 p < NR_FPOL ? "" : "ab/", f->name);
-		choice(buf, sizeof(buf), f->values, f->orders, f->values[0]);
+		choice(buf, sizeof(buf), f->name, f->values, f->orders, f->values[0]);
 		ret = put(dir, rel, buf);
 	}
 	for (size_t s = 0; !ret && s < 3 * NR_FSTATS; s++) {
@@ -96,7 +138,7 @@ int fake_tree_create(const char *dir, const char *version)
 			 fstats[s % NR_FSTATS]);
 		ret = put(dir, rel, "0\n");
 	}
-	choice(buf, sizeof(buf), fmodes, false, "off");
+	choice(buf, sizeof(buf), "ab/mode", fmodes, false, "off");
 	snprintf(rel, sizeof(rel), "%s\n", version);
 	if (!ret)
 		ret = put(dir, "sys/kernel/mm/rapolicy/version", rel) ?:
@@ -113,8 +155,8 @@ int fake_tree_create(const char *dir, const char *version)
 }
 
 /* A choice file holding one written word: show it chosen */
-static int settle_choice(const char *dir, const char *rel, const char *const *vals,
-			 bool ord)
+static int settle_choice(const char *dir, const char *rel, const char *pol,
+			 const char *const *vals, bool ord)
 {
 	char p[PATH_MAX], word[64] = "", buf[256];
 	FILE *f;
@@ -128,7 +170,7 @@ static int settle_choice(const char *dir, const char *rel, const char *const *va
 	fclose(f);
 	if (strchr(buf, '[') || sscanf(buf, "%63s", word) != 1)
 		return 0;
-	choice(buf, sizeof(buf), vals, ord, word);
+	choice(buf, sizeof(buf), pol, vals, ord, word);
 	return put(dir, rel, buf);
 }
 
@@ -138,15 +180,19 @@ int fake_tree_settle(const char *dir)
 	struct stat st;
 	int ret = 0;
 
+	load_lack(dir);
 	for (size_t i = 0; !ret && i < 2 * NR_FPOL; i++) {
 		const struct fpol *f = &fpols[i % NR_FPOL];
 
+		if (lacks(f->name, NULL))
+			continue;
 		snprintf(rel, sizeof(rel), "sys/kernel/mm/rapolicy/%s%s",
 			 i < NR_FPOL ? "" : "ab/", f->name);
-		ret = settle_choice(dir, rel, f->values, f->orders);
+		ret = settle_choice(dir, rel, f->name, f->values, f->orders);
 	}
 	if (!ret)
-		ret = settle_choice(dir, "sys/kernel/mm/rapolicy/ab/mode", fmodes, false);
+		ret = settle_choice(dir, "sys/kernel/mm/rapolicy/ab/mode", "ab/mode",
+				    fmodes, false);
 	snprintf(p, sizeof(p), "%s/sys/kernel/mm/rapolicy/stats/reset", dir);
 	if (!ret && !stat(p, &st) && st.st_size) {
 		for (size_t s = 0; !ret && s < 3 * NR_FSTATS; s++) {

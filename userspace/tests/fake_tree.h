@@ -6,13 +6,18 @@
  * leaves the written word; fake_tree_settle() turns it back into what the
  * module would show ("off [folio] stream"; a write to stats/reset zeroes the
  * counters).  Returns 0 or -errno.
+ *
+ * lacking (NULL: nothing) fakes a kernel that cannot honour everything of
+ * the table: "POLICY" leaves out a policy's files (an older module),
+ * "POLICY=VALUE" leaves a value out of its files (a kernel that cannot
+ * honour it), separated by blanks.  It is kept in DIR/lack for settle.
  */
 #ifndef FAKE_TREE_H
 #define FAKE_TREE_H
 
 #define FAKE_MAX_ORDER 9
 
-int fake_tree_create(const char *dir, const char *version);
+int fake_tree_create(const char *dir, const char *version, const char *lacking);
 int fake_tree_settle(const char *dir);
 
 #endif

@@ -22,9 +22,10 @@ tap $ok "tools, man pages, completion, unit and /etc/rapolicy.conf in place"
 unit=$D/usr/lib/systemd/system/rapolicy.service
 grep -qx "ExecStart=/usr/sbin/rapolicyctl apply /etc/rapolicy.conf" "$unit" &&
 	grep -qx "ExecStartPre=/sbin/modprobe rapolicy" "$unit" &&
+	grep -qx "ExecCondition=/bin/grep -qw readahead_policy_register /proc/kallsyms" "$unit" &&
 	grep -qx "ConditionPathExists=/etc/rapolicy.conf" "$unit" &&
 	grep -qx "WantedBy=multi-user.target" "$unit"
-tap $? "the unit loads the module, then applies /etc/rapolicy.conf with the installed tool"
+tap $? "the unit loads the module, then applies /etc/rapolicy.conf with the installed tool, on a kernel with the hooks only"
 "$fake" create "$T/root"
 "$D/usr/sbin/rapolicyctl" --root "$T/root" apply "$D/etc/rapolicy.conf" >/dev/null &&
 	"$fake" settle "$T/root" &&

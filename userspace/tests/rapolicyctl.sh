@@ -22,6 +22,8 @@ rc status >$T/out
 tap $? "status on a fresh tree"
 grep -q "^profile: stock$" $T/out && grep -q "^arm B:   stock$" $T/out
 tap $? "status: both arms match stock"
+! grep -q "unavailable" $T/out && rc status --json | grep -q '"unavailable": \[\]'
+tap $? "status: a module with every value of the table has nothing unavailable"
 
 rc set descending_thp=folio pmd_hit=on >$T/out
 tap $? "set two policies"
@@ -191,6 +193,71 @@ rc ab report --samples $T/ab --json | grep -q '"verdict": "B better"'
 tap $? "ab report --json"
 rc ab sample | rc ab report --samples - >/dev/null
 tap $? "ab sample is what ab report --samples reads"
+
+# A kernel that cannot honour every value of the table: the 6.12 port's
+# sync_mmap_order lists no order 0 or 1, and an older module without the
+# streams files. status says so; nothing that would write them does.
+U=$T/unavail
+MU=$U/sys/kernel/mm/rapolicy
+"$fake" create "$U" "$("$bin/rapolicyctl" --version | cut -d' ' -f2)" \
+	"sync_mmap_order=0 sync_mmap_order=1 streams" || exit 1
+ru() {
+	"$bin/rapolicyctl" --root "$U" "$@"
+	local ret=$?
+	"$fake" settle "$U"
+	return $ret
+}
+utree() { find "$MU" -type f | sort | xargs cat; }
+grep -qx "\[off\] fault_around 2 3 4 5 6 7 8 9" $MU/sync_mmap_order && [ ! -e $MU/streams ] &&
+	[ ! -e $MU/ab/streams ]
+tap $? "the fake tree can lack values and policies"
+ru status >$T/out 2>$T/err
+tap $? "status on a kernel lacking values: exit 0 ($(cat $T/err))"
+grep -qx "unavailable: sync_mmap_order=0 sync_mmap_order=1 streams" $T/out &&
+	grep -qE "^streams +unavailable +unavailable$" $T/out
+tap $? "status names what is unavailable"
+ru status --json >$T/out
+tr -d ' \n' <$T/out | grep -q '"unavailable":\["sync_mmap_order=0","sync_mmap_order=1","streams"\]' &&
+	! grep -q '"streams": "' $T/out
+tap $? "status --json: the unavailable list, no value for the missing policy"
+before=$(utree)
+ru set sync_mmap_order=0 >/dev/null 2>$T/err
+r=$?
+[ $r = 1 ] && [ "$(utree)" = "$before" ] &&
+	[ "$(cat $T/err)" = "rapolicyctl: sync_mmap_order: value '0' is not available on this kernel" ]
+tap $? "set an unavailable value: exit 1 ($r), one line, nothing written"
+ru set pmd_hit=on sync_mmap_order=1 >/dev/null 2>&1; r=$?
+ru ab set sync_mmap_order=1 >/dev/null 2>&1; r2=$?
+[ $r = 1 ] && [ $r2 = 1 ] && [ "$(utree)" = "$before" ]
+tap $? "set and ab set with an unavailable value write nothing else either"
+ru set sync_mmap_order=10 2>/dev/null; [ $? = 2 ]
+tap $? "an order beyond the largest listed is still no value (exit 2)"
+ru profile best >/dev/null 2>$T/err; r=$?
+[ $r = 1 ] && [ "$(utree)" = "$before" ] && grep -qx "rapolicyctl: streams: value 'on' is not available on this kernel" $T/err
+tap $? "profile best without streams: exit 1, nothing written ($(cat $T/err))"
+echo '{"b": {"sync_mmap_order": "1"}}' >$T/u.json
+ru apply $T/u.json >/dev/null 2>&1; r=$?
+[ $r = 1 ] && [ "$(utree)" = "$before" ]
+tap $? "apply with an unavailable value: exit 1, nothing written"
+ru profile seed >/dev/null && ru set sync_mmap_order=2 >/dev/null &&
+	grep -qx "off fault_around \[2\] 3 4 5 6 7 8 9" $MU/sync_mmap_order
+tap $? "available values are taken"
+ru get >$T/out && ! grep -q "^streams=" $T/out && ru get streams >/dev/null 2>$T/err
+[ $? = 1 ] && grep -qx "rapolicyctl: streams: not available on this kernel" $T/err
+tap $? "get leaves out the missing policy; asked for it, exit 1"
+ru save >$T/u-state.json && ru profile stock >/dev/null && ru apply $T/u-state.json >/dev/null &&
+	ru save | cmp -s - $T/u-state.json
+tap $? "save and apply without the missing policy"
+ru stats --prometheus >$T/out &&
+	! grep -q 'policy="streams"' $T/out && ! grep -q 'policy="sync_mmap_order",value="[01]"' $T/out &&
+	grep -q 'policy="sync_mmap_order",value="2"' $T/out
+tap $? "stats --prometheus: series only for the values the module lists"
+echo "[off] fault_around 3 2" >$MU/sync_mmap_order
+ru status >/dev/null 2>&1; [ $? = 1 ]
+tap $? "values out of the table's order are still an error"
+echo "fault_around [2]" >$MU/sync_mmap_order
+ru status >/dev/null 2>&1; [ $? = 1 ]
+tap $? "a file without the stock value is still an error"
 
 # The module gone
 rm -rf "$R/sys/kernel/mm/rapolicy"
