@@ -106,7 +106,7 @@ counter() {
 # memcg readers (a random reader taken for a stream, or windows larger than
 # stock's, which is what reading more under reclaim would take):
 # - its policies decide on at most 1 in 100 misses (a random reader has no
-#   descending or strided run; best took 2 to 5 of ~1600 misses by chance;
+#   descending or strided run; best took 1 to 6 of ~1600 misses by chance;
 #   best with descending_thp=folio instead of stream took 390, read 12%
 #   more than stock and fails here);
 # - no read is larger than stock's: a sync miss reads 2 * HPAGE_PMD_NR =
