@@ -213,7 +213,7 @@ render() {
 	mkdir -p "$svgdir"
 	rm -f "$svgdir"/*.svg "$svgdir"/*.dat "$svgdir"/*.colors
 	awk -v svgdir="$svgdir" -v docsvg="$(basename "$svgdir")" -v svg="$svg" \
-		-f "$bench/report.awk" "$work/spec/matrix" "$work/meta.txt" \
+		-f "$bench/cells.awk" -f "$bench/report.awk" "$work/spec/matrix" "$work/meta.txt" \
 		"$work/results.txt" >"$doc.tmp" || return 1
 	mv "$doc.tmp" "$doc"
 	if [ "$svg" = 1 ]; then
@@ -270,7 +270,7 @@ tracker_section() {
 section612() {
 	local sec=$work/section-6.12.md
 	[ -s "$work/results-6.12.txt" ] || return 0
-	awk -f "$bench/report-6.12.awk" "$work/spec612/matrix" "$work/meta-6.12.txt" \
+	awk -f "$bench/cells.awk" -f "$bench/report-6.12.awk" "$work/spec612/matrix" "$work/meta-6.12.txt" \
 		"$work/results-6.12.txt" "$work/results.txt" >"$sec" || return 1
 	awk -v sec="$sec" '
 		function put(  l) { while ((getline l < sec) > 0) print l; done = 1 }

@@ -60,85 +60,10 @@ nfile == 2 {
 	next
 }
 
-function rest(i,    s) {
-	s = $i
-	for (i++; i <= NF; i++)
-		s = s " " $i
-	return s
-}
-
 function m(k) { return (k in meta) ? meta[k] : "unknown" }
-
-function sortn(a, n,    i, j, t) {
-	for (i = 2; i <= n; i++) {
-		t = a[i]
-		for (j = i - 1; j >= 1 && a[j] > t; j--)
-			a[j + 1] = a[j]
-		a[j + 1] = t
-	}
-}
-
-function collect(f, k,    i, n) {
-	n = cnt[k] + 0
-	for (i = 1; i <= n; i++)
-		tmp[i] = V[f, k, i] + 0
-	sortn(tmp, n)
-	return n
-}
-
-function key(kern, w, s) { return kern SUBSEP w SUBSEP s }
 
 # the setting of "every policy off" on a kernel: "-" on the stock ones
 function off(kern) { return kern == S612 ? "-" : kern == S73 ? OFF73 : "stock" }
-
-function has(kern, w, s,    k) {
-	k = key(kern, w, s)
-	return cnt[k] > 0 && !(k in bad)
-}
-
-function med(f, kern, w, s,    n) {
-	n = collect(f, key(kern, w, s))
-	if (n == 0)
-		return -1
-	if (n % 2)
-		return tmp[(n + 1) / 2]
-	return (tmp[n / 2] + tmp[n / 2 + 1]) / 2
-}
-
-function lo(f, kern, w, s) { return collect(f, key(kern, w, s)) ? tmp[1] : -1 }
-function hi(f, kern, w, s,    n) { n = collect(f, key(kern, w, s)); return n ? tmp[n] : -1 }
-
-function fmtn(x) {
-	if (x == int(x) || x >= 100)
-		return sprintf("%d", x + 0.5)
-	if (x >= 10)
-		return sprintf("%.1f", x)
-	return sprintf("%.2f", x)
-}
-
-function fmtx(r) {
-	if (r <= 0)
-		return "n/a"
-	if (r >= 100)
-		return sprintf("%d×", r + 0.5)
-	if (r >= 10)
-		return sprintf("%.1f×", r)
-	return sprintf("%.2f×", r)
-}
-
-# a count: the median, with the range if the repetitions differed
-function count(f, kern, w, s, scale,    a, b, c) {
-	if (!has(kern, w, s))
-		return "n/a"
-	if (scale == "")
-		scale = 1
-	c = med(f, kern, w, s) / scale
-	a = lo(f, kern, w, s) / scale
-	b = hi(f, kern, w, s) / scale
-	if (fmtn(a) == fmtn(b))
-		return fmtn(c)
-	return fmtn(c) " (" fmtn(a) "–" fmtn(b) ")"
-}
 
 # median wall time of s over t's, both on kern (one boot)
 function ratio(kern, w, s, t,    a, b) {
@@ -169,13 +94,6 @@ function effect(kern, w, s,    a, b, c, d, t) {
 	if (fmtn(c) != fmtn(d))
 		t = t ", " fmtn(c) " → " fmtn(d) " MiB"
 	return t " (" fmtx(ratio(kern, w, s, off(kern))) ")"
-}
-
-function advname(a) {
-	if (a == "huge") return "MADV_HUGEPAGE"
-	if (a == "seq") return "MADV_SEQUENTIAL"
-	if (a == "normal") return "MADV_NORMAL"
-	return a
 }
 
 function opts(w,    o) {
@@ -326,7 +244,7 @@ function policies(    i, j, w, s, h, d, line, n73, n612, e73, e612) {
 		w = wl[i]
 		line = "| `" w "` |"
 		for (j = 1; j <= ns; j++)
-			line = line " " count("major", P612, w, st[j]) (nottook[key(P612, w, st[j])] ? " (did not take)" : "") " |"
+			line = line " " count("major", P612, w, st[j]) (nottook[cellkey(P612, w, st[j])] ? " (did not take)" : "") " |"
 		print line " " count("major", S612, w, "-") " |"
 	}
 	print ""
@@ -382,9 +300,9 @@ function neutral(    i, w, same, n, diff) {
 		else
 			diff = diff sprintf("- `%s`: stock 6.12 %s faults %s MiB (range %s–%s faults), patched %s faults %s MiB (range %s–%s)\n", w,
 				fmtn(med("major", S612, w, "-")), fmtn(med("sectors", S612, w, "-") / 2048),
-				fmtn(lo("major", S612, w, "-")), fmtn(hi("major", S612, w, "-")),
+				fmtn(vmin("major", S612, w, "-")), fmtn(vmax("major", S612, w, "-")),
 				fmtn(med("major", P612, w, "stock")), fmtn(med("sectors", P612, w, "stock") / 2048),
-				fmtn(lo("major", P612, w, "stock")), fmtn(hi("major", P612, w, "stock")))
+				fmtn(vmin("major", P612, w, "stock")), fmtn(vmax("major", P612, w, "stock")))
 	}
 	printf("With every policy off, patched 6.12 takes the same median major faults and sectors (within %d) as stock 6.12 on %d of %d workloads.%s\n",
 		SLACK, same, n, (diff == "") ? "" : " The others:")

@@ -79,81 +79,6 @@ nfile == 3 && NF >= 13 {
 	next
 }
 
-# the fields from i on, joined by single spaces
-function rest(i,    s) {
-	s = $i
-	for (i++; i <= NF; i++)
-		s = s " " $i
-	return s
-}
-
-# sort a[1..n] ascending (numbers)
-function sortn(a, n,    i, j, t) {
-	for (i = 2; i <= n; i++) {
-		t = a[i]
-		for (j = i - 1; j >= 1 && a[j] > t; j--)
-			a[j + 1] = a[j]
-		a[j + 1] = t
-	}
-}
-
-# fill tmp[1..n] with field f of cell k, sorted; return n (0 if no data)
-function collect(f, k,    i, n) {
-	n = cnt[k] + 0
-	for (i = 1; i <= n; i++)
-		tmp[i] = V[f, k, i] + 0
-	sortn(tmp, n)
-	return n
-}
-
-function cellkey(kern, w, s) { return kern SUBSEP w SUBSEP s }
-
-function has(kern, w, s,    k) {
-	k = cellkey(kern, w, s)
-	return (cnt[k] > 0 && !(k in bad))
-}
-
-function med(f, kern, w, s,    n) {
-	n = collect(f, cellkey(kern, w, s))
-	if (n == 0)
-		return -1
-	if (n % 2)
-		return tmp[(n + 1) / 2]
-	return (tmp[n / 2] + tmp[n / 2 + 1]) / 2
-}
-
-function vmin(f, kern, w, s,    n) {
-	n = collect(f, cellkey(kern, w, s))
-	return n ? tmp[1] : -1
-}
-
-function vmax(f, kern, w, s,    n) {
-	n = collect(f, cellkey(kern, w, s))
-	return n ? tmp[n] : -1
-}
-
-# a count: the median, with the range if the repetitions differed
-function count(f, kern, w, s, scale,    lo, hi, m) {
-	if (!has(kern, w, s))
-		return "n/a"
-	if (scale == "")
-		scale = 1
-	m = med(f, kern, w, s) / scale
-	lo = vmin(f, kern, w, s) / scale
-	hi = vmax(f, kern, w, s) / scale
-	if (fmtn(lo) == fmtn(hi))
-		return fmtn(m)
-	return fmtn(m) " (" fmtn(lo) "–" fmtn(hi) ")"
-}
-
-function fmtn(x) {
-	if (x == int(x) || x >= 100)
-		return sprintf("%d", x + 0.5)
-	if (x >= 10)
-		return sprintf("%.1f", x)
-	return sprintf("%.2f", x)
-}
-
 function fmtms(x) {
 	if (x < 0)
 		return "n/a"
@@ -162,16 +87,6 @@ function fmtms(x) {
 	if (x >= 10)
 		return sprintf("%.1f", x)
 	return sprintf("%.2f", x)
-}
-
-function fmtx(r) {
-	if (r <= 0)
-		return "n/a"
-	if (r >= 100)
-		return sprintf("%d×", r + 0.5)
-	if (r >= 10)
-		return sprintf("%.1f×", r)
-	return sprintf("%.2f×", r)
 }
 
 function mib(kern, w, s) { return count("sectors", kern, w, s, 2048) }
@@ -236,15 +151,6 @@ function human(s,    m) {
 	if (m >= 1024 && m % 1024 == 0)
 		return (m / 1024) " GiB"
 	return m " MiB"
-}
-
-function advname(a) {
-	if (a == "huge") return "MADV_HUGEPAGE"
-	if (a == "seq") return "MADV_SEQUENTIAL"
-	if (a == "normal") return "MADV_NORMAL"
-	if (a == "random") return "MADV_RANDOM"
-	if (a == "willneed") return "MADV_WILLNEED"
-	return a
 }
 
 function opts(w,    o) {
