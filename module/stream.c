@@ -143,14 +143,25 @@ static enum rap_stream_match rap_stream_match(const struct rap_stream *s,
 	/*
 	 * A dense reader misses where the pages it came through end: the
 	 * page behind the fault is cached, the one ahead is not; as far on
-	 * as the largest window anyone read for it.
+	 * as the largest window anyone read for it. A dense stream continues
+	 * so in its direction. A stream of fewer misses that is not dense
+	 * yet continues so either way: a B-tree's scan jumps to the interior
+	 * page of the next subtree before it resumes (LMDB's reverse cursor
+	 * misses below the leaves it walks down, at the branch page of the
+	 * next subtree), so its first misses need not point its way.
 	 */
 	reach = 2 * f->stock_pages + f->max_pages;
-	if (s->delta && (s->conf || s->dense) && up == forward &&
+	if ((s->dense ? up == forward :
+	     s->conf < RAP_STREAM_CONFIRM || up == forward) &&
 	    dist <= reach && rap_stream_nbr_cached(nbr, f, !up) &&
 	    !rap_stream_nbr_cached(nbr, f, up))
 		return RAP_MATCH_DENSE;
-	if (s->conf < RAP_STREAM_CONFIRM && dist <= RAP_STREAM_MAX_DELTA)
+	/*
+	 * A miss that is no dense one does not take a dense stream over:
+	 * it is the scan's jump elsewhere, and starts a stream of its own.
+	 */
+	if (s->conf < RAP_STREAM_CONFIRM && !s->dense &&
+	    dist <= RAP_STREAM_MAX_DELTA)
 		return RAP_MATCH_NEAR;
 	return RAP_MATCH_NONE;
 }
@@ -403,7 +414,7 @@ static bool rap_stream_replay_at(struct rap_stream *s,
 		start = p > s->before ? p - s->before : 0;
 	if (start < f->vma_start)
 		start = f->vma_start;
-	end = start + s->window;
+	end = start + (s->window < f->max_pages ? s->window : f->max_pages);
 	if (end > f->vma_end || end < start)
 		end = f->vma_end;
 	if (p >= end)

@@ -333,6 +333,47 @@ static void rap_case_stream_btree_reverse(struct rap_test *t)
 	RAP_EXPECT(t, rap_sim_b.misses <= jumps + 8);
 }
 
+/*
+ * LMDB's reverse cursor scan at read_ahead_kb 128, as traced: each
+ * subtree's branch page lies below its leaves, so the scan jumps a
+ * subtree below (a miss with nothing cached around it), then resumes
+ * under the pages it came through (the page above cached, the one below
+ * not), a subtree apart give or take. The jumps do not take over the
+ * dense stream, and a stream of one miss continues densely whichever way
+ * its first two misses went: the third resumption reads the span below.
+ */
+static void rap_case_stream_dense_jumps(struct rap_test *t)
+{
+	/* the resumptions as traced: 16442, 16332, 16105 */
+	static const unsigned long down[] = { 0, 110, 337 };
+	const unsigned long sub = 227, ra = 32;
+	pgoff_t top = RAP_SIM_PAGES - 100, r, i;
+	struct ra_policy_window win, jump;
+	unsigned int k;
+	bool read = false;
+
+	rap_sim_init(&rap_sim_b, RAP_SIM_PAGES, ra, RAP_MAP_AROUND, true);
+	/* the first branch page, then the last leaf above it */
+	rap_sim_decide(&rap_sim_b, RA_POLICY_SYNC_AROUND, top - 93, &win);
+	rap_sim_decide(&rap_sim_b, RA_POLICY_SYNC_AROUND, top + 17, &win);
+	for (k = 0; k < 3; k++) {
+		r = top - down[k];
+		/* what the scan came through is cached above the miss */
+		for (i = r + 1; i <= r + ra; i++)
+			rap_sim_b.page[i] = RAP_SIM_CACHED;
+		win = (struct ra_policy_window){ 0 };
+		read = rap_sim_decide(&rap_sim_b, RA_POLICY_SYNC_AROUND, r,
+				      &win);
+		if (read)
+			break;
+		/* the jump to the next subtree's branch page, below it */
+		rap_sim_decide(&rap_sim_b, RA_POLICY_SYNC_AROUND,
+			       r - sub - 210, &jump);
+	}
+	RAP_EXPECT(t, read && k == 2);
+	RAP_EXPECT(t, win.start + 2 * ra <= r && win.size >= 2 * ra);
+}
+
 /* Two readers of one mapping at once: a forward stride and a reverse scan */
 static void rap_case_stream_two_readers(struct rap_test *t)
 {
@@ -503,6 +544,7 @@ static const struct rap_stream_case rap_stream_cases[] = {
 	{ "stream_strides", rap_case_stream_strides },
 	{ "stream_random_is_stock", rap_case_stream_random_is_stock },
 	{ "stream_btree_reverse", rap_case_stream_btree_reverse },
+	{ "stream_dense_jumps", rap_case_stream_dense_jumps },
 	{ "stream_two_readers", rap_case_stream_two_readers },
 	{ "stream_lru", rap_case_stream_lru },
 	{ "stream_key_and_foreign_marker", rap_case_stream_key_and_foreign_marker },
