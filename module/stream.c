@@ -537,6 +537,32 @@ static bool rap_stream_adopt(struct rap_stream *s,
 }
 
 /*
+ * Whether a backward reader walked the pages between its last two misses
+ * and then jumped below them: the fault-around blocks halfway between the
+ * misses are mapped, three in a row (a reader of every few blocks or
+ * fewer maps no three in a row), and nothing is cached in the two blocks
+ * above the fault (a reader of every block or two would have touched
+ * them). A B-tree's reverse scan at a large read_ahead_kb misses so, only
+ * where it jumps to the branch page of a subtree below read-around's
+ * window, a constant distance apart as a strided reader's misses are.
+ */
+static bool rap_stream_walked(const struct rap_stream_fault *f,
+			      const struct rap_cache_view *view,
+			      unsigned long step)
+{
+	unsigned long fa = f->fault_around_pages ? f->fault_around_pages : 1;
+	pgoff_t mid = f->index + step / 2;
+
+	if (!view->mapped || step / 2 <= 2 * fa || mid < f->index ||
+	    mid + fa < mid)
+		return false;
+	return !view->has_range(view->ctx, f->index + 1, f->index + 2 * fa) &&
+	       view->mapped(view->ctx, mid - fa) &&
+	       view->mapped(view->ctx, mid) &&
+	       view->mapped(view->ctx, mid + fa);
+}
+
+/*
  * A miss that continues a confirmed stream. When its step is at most what
  * stock reads on a miss, or the page behind the fault is cached (so the
  * reader may touch pages between its misses), read the span from the fault on,
@@ -552,26 +578,31 @@ static bool rap_stream_sync(struct rap_stream *s,
 {
 	unsigned long step = s->delta > 0 ? s->delta : -s->delta;
 	pgoff_t behind = s->delta > 0 ? f->index - 1 : f->index + 1;
+	pgoff_t p, from, stock_end;
 	unsigned int order;
-	pgoff_t p;
 
 	s->done = false;
 	/*
 	 * Read-around and VM_HUGEPAGE give up after MMAP_LOTSAMISS misses
 	 * and then read only the faulting page: a strided reader there gets
-	 * its pages only, a dense one (stride 1, or the cached pages behind
-	 * its misses) its span. VM_SEQ_READ reads its window on every miss,
+	 * its pages only, a dense one (stride 1, the cached pages behind its
+	 * misses, or with read-around the pages between them walked) its
+	 * span. VM_SEQ_READ reads its window on every miss,
 	 * so the span when stock's windows cover it too: when the step is
 	 * at most one window, or the reader touched pages that stock read
 	 * up to the fault.
 	 */
-	if (f->kind != RAP_MAP_SEQ)
+	if (f->kind != RAP_MAP_SEQ) {
+		s->dense = s->dense || (f->kind == RAP_MAP_AROUND &&
+					s->delta < 0 &&
+					rap_stream_walked(f, view, step));
 		s->span = s->dense || step == 1;
-	else if (again)
+	} else if (again) {
 		s->span = s->span || step == 1;	/* stock's windows stay */
-	else
+	} else {
 		s->span = s->dense || step <= f->stock_pages ||
 			  view->has_folio(view->ctx, behind);
+	}
 	if (!s->span) {
 		s->unit_order = 0;
 		if (!again) {
@@ -606,8 +637,24 @@ static bool rap_stream_sync(struct rap_stream *s,
 		s->window = 2UL << order;
 	if (s->window > rap_stream_max(s, f))
 		s->window = rap_stream_max(s, f);
-	if (!s->window || !rap_stream_span(s, f, view, f->index,
-					   rap_stream_edge(s, f), win))
+	if (!s->window)
+		return false;
+	/*
+	 * A backward reader that jumped below the pages it came through (a
+	 * B-tree's scan visits the branch page below the leaves it covers,
+	 * then walks them down) may come back above the fault: read up to
+	 * the pages it came through, as read-around would, not only from
+	 * the fault down.
+	 */
+	stock_end = f->stock_start + f->stock_pages;
+	from = f->index;
+	if (s->delta < 0 && f->kind == RAP_MAP_AROUND &&
+	    stock_end > f->index + 1 && stock_end <= f->vma_end &&
+	    !view->has_folio(view->ctx, f->index + 1) &&
+	    f->index >= ((stock_end - 1) | ((1UL << order) - 1)) + 1 -
+			 s->window)
+		from = stock_end - 1;
+	if (!rap_stream_span(s, f, view, from, rap_stream_edge(s, f), win))
 		return false;
 	*did |= RAP_STREAM_DID_SYNC;
 	return true;

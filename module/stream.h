@@ -98,6 +98,8 @@ struct rap_stream_fault {
 	/* the largest window the kernel reads: max(ra_pages, 2 << max_order) */
 	unsigned long max_pages;
 	unsigned int thp_order;		/* folio order of RAP_MAP_THP reads */
+	/* pages fault-around maps around a fault (fault_around_bytes) */
+	unsigned long fault_around_pages;
 	unsigned int max_order;		/* the mapping's largest folio order */
 	/*
 	 * at RA_POLICY_ASYNC: the hit is the marker of the file's last

@@ -17,6 +17,8 @@
 #define RAP_SIM_MAX	1024UL		/* 2 << the largest folio order, 9 */
 #define RAP_SIM_CACHED	1
 #define RAP_SIM_MARKED	2
+#define RAP_SIM_MAPPED	4
+#define RAP_SIM_AROUND	16UL		/* fault_around_bytes, 64 KiB */
 
 struct rap_sim {
 	unsigned char page[RAP_SIM_PAGES];
@@ -51,6 +53,13 @@ static bool rap_sim_has_range(const void *ctx, pgoff_t first, pgoff_t last)
 		if (rap_sim_has_folio(ctx, i))
 			return true;
 	return false;
+}
+
+static bool rap_sim_mapped(const void *ctx, pgoff_t index)
+{
+	const struct rap_sim *sim = ctx;
+
+	return index < sim->pages && (sim->page[index] & RAP_SIM_MAPPED);
 }
 
 static void rap_sim_init(struct rap_sim *sim, unsigned long pages,
@@ -99,6 +108,7 @@ static bool rap_sim_decide(struct rap_sim *sim, enum ra_policy_point point,
 		.ctx = sim,
 		.has_folio = rap_sim_has_folio,
 		.has_range = rap_sim_has_range,
+		.mapped = rap_sim_mapped,
 	};
 	struct rap_stream_fault f = {
 		.key = { .inode = 0x1000, .ino = 12, .dev = 8,
@@ -117,6 +127,7 @@ static bool rap_sim_decide(struct rap_sim *sim, enum ra_policy_point point,
 			     RAP_SIM_MAX,
 		.thp_order = 9,
 		.max_order = 9,
+		.fault_around_pages = RAP_SIM_AROUND,
 	};
 	unsigned int did;
 
@@ -203,12 +214,18 @@ static void rap_sim_marker(struct rap_sim *sim, pgoff_t p)
 	}
 }
 
+/* A touch, and do_fault_around(): the cached pages of its block mapped */
 static void rap_sim_touch(struct rap_sim *sim, pgoff_t p)
 {
+	pgoff_t i = p & ~(RAP_SIM_AROUND - 1);
+
 	if (!(sim->page[p] & RAP_SIM_CACHED))
 		rap_sim_miss(sim, p);
 	else if (sim->page[p] & RAP_SIM_MARKED)
 		rap_sim_marker(sim, p);
+	for (; i < (p | (RAP_SIM_AROUND - 1)) + 1 && i < sim->pages; i++)
+		if (sim->page[i] & RAP_SIM_CACHED)
+			sim->page[i] |= RAP_SIM_MAPPED;
 }
 
 /*
@@ -374,6 +391,72 @@ static void rap_case_stream_dense_jumps(struct rap_test *t)
 	RAP_EXPECT(t, win.start + 2 * ra <= r && win.size >= 2 * ra);
 }
 
+/*
+ * An LMDB cursor scan as traced (the pages mapped at each miss): records
+ * appended in key order, a branch page below the 227 leaves it covers,
+ * the root cached. The scan visits a subtree's branch page, then its
+ * leaves, upwards or downwards; so a reverse scan jumps 227 pages below
+ * the leaf it left before it walks back up to the next one.
+ */
+static void rap_sim_lmdb(struct rap_sim *sim, unsigned long leaves, bool up)
+{
+	unsigned long subtrees = (sim->pages - 1) / (leaves + 1), k, i;
+
+	for (k = 0; k < subtrees; k++) {
+		pgoff_t b = 1 + (up ? k : subtrees - 1 - k) * (leaves + 1);
+
+		rap_sim_touch(sim, 0);
+		rap_sim_touch(sim, b);
+		for (i = 0; i < leaves; i++)
+			rap_sim_touch(sim, up ? b + 1 + i : b + leaves - i);
+	}
+}
+
+/*
+ * The LMDB scan under the tracker at read_ahead_kb 128 and 8192: reverse
+ * takes a handful of misses (the model's forward scan takes one: stock's
+ * async readahead never loses it) and reads no more than stock; at 8192
+ * read-around misses only at the jumps, a constant distance apart, with
+ * every page between walked. Forward is stock's.
+ */
+static void rap_case_stream_lmdb_scan(struct rap_test *t)
+{
+	static const unsigned long ras[] = { 32, 2048 };
+	static const unsigned long strides[] = { 16, 17, 64, 1024 };
+	unsigned long fwd;
+	unsigned int r;
+
+	for (r = 0; r < ARRAY_SIZE(ras); r++) {
+		rap_sim_init(&rap_sim_a, RAP_SIM_PAGES, ras[r], RAP_MAP_AROUND,
+			     false);
+		rap_sim_init(&rap_sim_b, RAP_SIM_PAGES, ras[r], RAP_MAP_AROUND,
+			     true);
+		rap_sim_lmdb(&rap_sim_a, 227, true);
+		rap_sim_lmdb(&rap_sim_b, 227, true);
+		RAP_EXPECT(t, rap_sim_b.misses <= rap_sim_a.misses);
+		fwd = rap_sim_b.misses;
+		rap_sim_init(&rap_sim_a, RAP_SIM_PAGES, ras[r], RAP_MAP_AROUND,
+			     false);
+		rap_sim_init(&rap_sim_b, RAP_SIM_PAGES, ras[r], RAP_MAP_AROUND,
+			     true);
+		rap_sim_lmdb(&rap_sim_a, 227, false);
+		rap_sim_lmdb(&rap_sim_b, 227, false);
+		RAP_EXPECT(t, rap_sim_b.misses <= fwd + 7);
+		RAP_EXPECT(t, rap_sim_b.pages_read <= rap_sim_a.pages_read);
+	}
+	/*
+	 * Backward strided readers miss a constant distance apart too, with
+	 * the fault-around blocks of their touches mapped: they keep reading
+	 * their touches, not the span.
+	 */
+	for (r = 0; r < ARRAY_SIZE(strides); r++) {
+		rap_sim_init(&rap_sim_b, RAP_SIM_PAGES, 2048, RAP_MAP_AROUND,
+			     true);
+		rap_sim_stride(&rap_sim_b, strides[r], false);
+		RAP_EXPECT(t, rap_sim_b.pages_read <= RAP_SIM_PAGES / 4);
+	}
+}
+
 /* Two readers of one mapping at once: a forward stride and a reverse scan */
 static void rap_case_stream_two_readers(struct rap_test *t)
 {
@@ -475,6 +558,7 @@ static void rap_case_stream_windows_valid(struct rap_test *t)
 		.ctx = &rap_sim_b,
 		.has_folio = rap_sim_has_folio,
 		.has_range = rap_sim_has_range,
+		.mapped = rap_sim_mapped,
 	};
 	struct rap_stream_set *set = &rap_sim_b.set;
 	u32 seed = 11;
@@ -516,7 +600,7 @@ static void rap_case_stream_windows_valid(struct rap_test *t)
 		win.async_size = (r >> 15) % 2 ? win.size / 4 : 0;
 		if ((r >> 20) % 3 == 0)
 			rap_sim_b.page[rap_sim_rand(&seed) % RAP_SIM_PAGES] =
-				RAP_SIM_CACHED;
+				RAP_SIM_CACHED | ((r >> 22) % 2 ? RAP_SIM_MAPPED : 0);
 		if (!rap_stream_decide(set, &f, &view, &win, &did)) {
 			if (!(r % 4099))
 				memset(rap_sim_b.page, 0, sizeof(rap_sim_b.page));
@@ -545,6 +629,7 @@ static const struct rap_stream_case rap_stream_cases[] = {
 	{ "stream_random_is_stock", rap_case_stream_random_is_stock },
 	{ "stream_btree_reverse", rap_case_stream_btree_reverse },
 	{ "stream_dense_jumps", rap_case_stream_dense_jumps },
+	{ "stream_lmdb_scan", rap_case_stream_lmdb_scan },
 	{ "stream_two_readers", rap_case_stream_two_readers },
 	{ "stream_lru", rap_case_stream_lru },
 	{ "stream_key_and_foreign_marker", rap_case_stream_key_and_foreign_marker },
