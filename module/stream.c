@@ -88,6 +88,7 @@ enum rap_stream_match {
 	RAP_MATCH_NONE,
 	RAP_MATCH_NEAR,		/* near a stream of one miss: a stride to try */
 	RAP_MATCH_DENSE,	/* continues the cached pages behind it */
+	RAP_MATCH_RUNS,		/* the distance before the last one again */
 	RAP_MATCH_SHORT,	/* less than a stride on: the stride is shorter */
 	RAP_MATCH_SKIP,		/* a few strides on */
 	RAP_MATCH_STRIDE,	/* exactly one stride on */
@@ -127,6 +128,15 @@ static enum rap_stream_match rap_stream_match(const struct rap_stream *s,
 		return RAP_MATCH_NONE;
 	if (s->delta && (long)(f->index - s->last) == s->delta)
 		return RAP_MATCH_STRIDE;
+	/*
+	 * A backward reader of runs that ascend one below the other (a
+	 * loader copying tensors of a few sizes in reverse order, each one
+	 * forwards) misses at the starts of some of them, at distances that
+	 * take turns.
+	 */
+	if (f->kind == RAP_MAP_AROUND && s->delta < 0 && s->delta2 < 0 &&
+	    (long)(f->index - s->last) == s->delta2)
+		return RAP_MATCH_RUNS;
 	/* a confirmed stream that lost its marker misses further on */
 	step = forward ? s->delta : -s->delta;
 	if (s->conf >= RAP_STREAM_CONFIRM && s->delta && up == forward &&
@@ -545,21 +555,32 @@ static bool rap_stream_adopt(struct rap_stream *s,
  * them). A B-tree's reverse scan at a large read_ahead_kb misses so, only
  * where it jumps to the branch page of a subtree below read-around's
  * window, a constant distance apart as a strided reader's misses are.
+ *
+ * A reader of runs (s->runs) misses at the start of the run it reads
+ * next: it walked the run before, between the two misses before, and the
+ * page above the fault may be any distance from the pages it read.
  */
-static bool rap_stream_walked(const struct rap_stream_fault *f,
-			      const struct rap_cache_view *view,
-			      unsigned long step)
+static bool rap_stream_walked(const struct rap_stream *s,
+			      const struct rap_stream_fault *f,
+			      const struct rap_cache_view *view)
 {
 	unsigned long fa = f->fault_around_pages ? f->fault_around_pages : 1;
-	pgoff_t mid = f->index + step / 2;
+	unsigned long step = -s->delta;
+	pgoff_t from = f->index;
 
-	if (!view->mapped || step / 2 <= 2 * fa || mid < f->index ||
-	    mid + fa < mid)
+	if (s->runs) {
+		from = f->index + step;
+		step = -s->delta2;
+	}
+	if (!view->mapped || s->delta >= 0 || step / 2 <= 2 * fa ||
+	    from < f->index || from + step / 2 + fa < from)
 		return false;
-	return !view->has_range(view->ctx, f->index + 1, f->index + 2 * fa) &&
-	       view->mapped(view->ctx, mid - fa) &&
-	       view->mapped(view->ctx, mid) &&
-	       view->mapped(view->ctx, mid + fa);
+	from += step / 2;
+	return (s->runs || !view->has_range(view->ctx, f->index + 1,
+					    f->index + 2 * fa)) &&
+	       view->mapped(view->ctx, from - fa) &&
+	       view->mapped(view->ctx, from) &&
+	       view->mapped(view->ctx, from + fa);
 }
 
 /*
@@ -595,7 +616,7 @@ static bool rap_stream_sync(struct rap_stream *s,
 	if (f->kind != RAP_MAP_SEQ) {
 		s->dense = s->dense || (f->kind == RAP_MAP_AROUND &&
 					s->delta < 0 &&
-					rap_stream_walked(f, view, step));
+					rap_stream_walked(s, f, view));
 		s->span = s->dense || step == 1;
 	} else if (again) {
 		s->span = s->span || step == 1;	/* stock's windows stay */
@@ -784,8 +805,11 @@ bool rap_stream_decide(struct rap_stream_set *set,
 		s->dense = false;
 		break;
 	}
-	if (how != RAP_MATCH_SKIP)
+	s->runs = how == RAP_MATCH_RUNS;
+	if (how != RAP_MATCH_SKIP) {
+		s->delta2 = s->delta;
 		s->delta = (long)(f->index - s->last);
+	}
 	s->last = f->index;
 	s->marked = false;
 	s->adopted = false;

@@ -457,6 +457,80 @@ static void rap_case_stream_lmdb_scan(struct rap_test *t)
 	}
 }
 
+/*
+ * A loader's threads, each copying its share of a safetensors file's
+ * tensors (4 MiB, 1 MiB, 4 MiB + 12 KiB, 16 KiB, in pages) into memory,
+ * one page per thread in turn, the tensors in file order or in reverse
+ * order, each one forwards (tests/clients/tensor_load.c).
+ */
+static void rap_sim_tensors(struct rap_sim *sim, unsigned int threads,
+			    bool reverse)
+{
+	static const unsigned long size[] = { 1024, 256, 1027, 4 };
+	unsigned long n = 0, per, k[4] = { 0 }, off[4] = { 0 };
+	pgoff_t p = 2, first[4];
+	unsigned int i, busy;
+
+	while (p + size[n % 4] <= sim->pages)
+		p += size[n++ % 4];
+	per = n / threads;
+	/* shares of whole groups of four: every share starts alike */
+	per -= per % 4;
+	for (i = 0; i < threads; i++)
+		first[i] = 2 + i * per / 4 * (1024 + 256 + 1027 + 4);
+	do {
+		busy = 0;
+		for (i = 0; i < threads; i++) {
+			unsigned long t, j;
+
+			if (k[i] == per)
+				continue;
+			busy++;
+			t = reverse ? per - 1 - k[i] : k[i];
+			p = first[i] + t / 4 * (1024 + 256 + 1027 + 4);
+			for (j = 0; j < t % 4; j++)
+				p += size[j];
+			rap_sim_touch(sim, p + off[i]);
+			if (++off[i] == size[t % 4]) {
+				off[i] = 0;
+				k[i]++;
+			}
+		}
+	} while (busy);
+}
+
+/*
+ * The loader at read_ahead_kb 8192: each thread misses at the starts of
+ * some tensors, at two distances in turn, having walked the tensors
+ * above. One thread's reverse load takes a handful of misses (its forward
+ * load one: stock's async readahead never loses it), four threads' no
+ * more than their forward load and 4 per thread; neither reads more
+ * than stock.
+ */
+static void rap_case_stream_tensors(struct rap_test *t)
+{
+	static const unsigned int threads[] = { 1, 4 };
+	unsigned long fwd;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(threads); i++) {
+		rap_sim_init(&rap_sim_b, RAP_SIM_PAGES, 2048, RAP_MAP_AROUND,
+			     true);
+		rap_sim_tensors(&rap_sim_b, threads[i], false);
+		fwd = rap_sim_b.misses;
+		rap_sim_init(&rap_sim_a, RAP_SIM_PAGES, 2048, RAP_MAP_AROUND,
+			     false);
+		rap_sim_init(&rap_sim_b, RAP_SIM_PAGES, 2048, RAP_MAP_AROUND,
+			     true);
+		rap_sim_tensors(&rap_sim_a, threads[i], true);
+		rap_sim_tensors(&rap_sim_b, threads[i], true);
+		RAP_EXPECT(t, threads[i] == 1 ||
+			   rap_sim_b.misses <= fwd + 4 * threads[i]);
+		RAP_EXPECT(t, threads[i] > 1 || rap_sim_b.misses <= 8);
+		RAP_EXPECT(t, rap_sim_b.pages_read <= rap_sim_a.pages_read);
+	}
+}
+
 /* Two readers of one mapping at once: a forward stride and a reverse scan */
 static void rap_case_stream_two_readers(struct rap_test *t)
 {
@@ -630,6 +704,7 @@ static const struct rap_stream_case rap_stream_cases[] = {
 	{ "stream_btree_reverse", rap_case_stream_btree_reverse },
 	{ "stream_dense_jumps", rap_case_stream_dense_jumps },
 	{ "stream_lmdb_scan", rap_case_stream_lmdb_scan },
+	{ "stream_tensors", rap_case_stream_tensors },
 	{ "stream_two_readers", rap_case_stream_two_readers },
 	{ "stream_lru", rap_case_stream_lru },
 	{ "stream_key_and_foreign_marker", rap_case_stream_key_and_foreign_marker },
