@@ -132,10 +132,11 @@ static enum rap_stream_match rap_stream_match(const struct rap_stream *s,
 	 * A backward reader of runs that ascend one below the other (a
 	 * loader copying tensors of a few sizes in reverse order, each one
 	 * forwards) misses at the starts of some of them, at distances that
-	 * take turns.
+	 * take turns, give or take a fault-around block (runs that do not
+	 * start on a page boundary, a small run between two large ones).
 	 */
 	if (f->kind == RAP_MAP_AROUND && s->delta < 0 && s->delta2 < 0 &&
-	    (long)(f->index - s->last) == s->delta2)
+	    !up && rap_absdiff(dist, -s->delta2) <= f->fault_around_pages)
 		return RAP_MATCH_RUNS;
 	/* a confirmed stream that lost its marker misses further on */
 	step = forward ? s->delta : -s->delta;

@@ -459,40 +459,47 @@ static void rap_case_stream_lmdb_scan(struct rap_test *t)
 
 /*
  * A loader's threads, each copying its share of a safetensors file's
- * tensors (4 MiB, 1 MiB, 4 MiB + 12 KiB, 16 KiB, in pages) into memory,
- * one page per thread in turn, the tensors in file order or in reverse
- * order, each one forwards (tests/clients/tensor_load.c).
+ * tensors (4 MiB, 1 MiB, 4 MiB + 12 KiB, 16 KiB) into memory, one page
+ * per thread in turn, the tensors in file order or in reverse order, each
+ * one forwards (tests/clients/tensor_load.c). The tensors start after a
+ * header of some KiB, not on a page: the distances between the pages
+ * where they start vary by a page.
  */
+#define RAP_SIM_HEADER	9000UL		/* bytes before the first tensor */
+
 static void rap_sim_tensors(struct rap_sim *sim, unsigned int threads,
 			    bool reverse)
 {
-	static const unsigned long size[] = { 1024, 256, 1027, 4 };
-	unsigned long n = 0, per, k[4] = { 0 }, off[4] = { 0 };
-	pgoff_t p = 2, first[4];
+	static const unsigned long size[] = { 4096UL << 10, 1024UL << 10,
+					      (4096UL + 12) << 10, 16UL << 10 };
+	unsigned long n = 0, per, k[4] = { 0 }, at[4] = { 0 }, b;
+	unsigned long group = size[0] + size[1] + size[2] + size[3];
 	unsigned int i, busy;
 
-	while (p + size[n % 4] <= sim->pages)
-		p += size[n++ % 4];
-	per = n / threads;
+	for (b = RAP_SIM_HEADER; b + size[n % 4] <= sim->pages << 12;)
+		b += size[n++ % 4];
 	/* shares of whole groups of four: every share starts alike */
+	per = n / threads;
 	per -= per % 4;
-	for (i = 0; i < threads; i++)
-		first[i] = 2 + i * per / 4 * (1024 + 256 + 1027 + 4);
 	do {
 		busy = 0;
 		for (i = 0; i < threads; i++) {
-			unsigned long t, j;
+			unsigned long t, j, end;
 
 			if (k[i] == per)
 				continue;
 			busy++;
-			t = reverse ? per - 1 - k[i] : k[i];
-			p = first[i] + t / 4 * (1024 + 256 + 1027 + 4);
+			t = i * per + (reverse ? per - 1 - k[i] : k[i]);
+			b = RAP_SIM_HEADER + t / 4 * group;
 			for (j = 0; j < t % 4; j++)
-				p += size[j];
-			rap_sim_touch(sim, p + off[i]);
-			if (++off[i] == size[t % 4]) {
-				off[i] = 0;
+				b += size[j];
+			end = b + size[t % 4];
+			if (!at[i])
+				at[i] = b;
+			rap_sim_touch(sim, at[i] >> 12);
+			at[i] = ((at[i] >> 12) + 1) << 12;
+			if (at[i] >= end) {
+				at[i] = 0;
 				k[i]++;
 			}
 		}
@@ -529,6 +536,37 @@ static void rap_case_stream_tensors(struct rap_test *t)
 		RAP_EXPECT(t, threads[i] > 1 || rap_sim_b.misses <= 8);
 		RAP_EXPECT(t, rap_sim_b.pages_read <= rap_sim_a.pages_read);
 	}
+}
+
+/*
+ * One loader thread's misses at read_ahead_kb 8192, as traced: the starts
+ * of some tensors, 1027, 1280, 1031, 1280 pages apart (the tensors do not
+ * start on a page), with the tensors above each miss copied (cached and
+ * mapped). The distance before last, give or take a fault-around block,
+ * continues the stream: the fifth miss reads the span, below the fault
+ * and up to the tensors copied.
+ */
+static void rap_case_stream_tensor_misses(struct rap_test *t)
+{
+	static const pgoff_t miss[] = { 16175, 15148, 13868, 12837, 11557 };
+	struct ra_policy_window win = { 0 };
+	unsigned int k;
+	bool read = false;
+	pgoff_t i;
+
+	rap_sim_init(&rap_sim_b, RAP_SIM_PAGES, 2048, RAP_MAP_AROUND, true);
+	for (k = 0; k < ARRAY_SIZE(miss) && !read; k++) {
+		/* what the thread copied, and read-around's window below it */
+		for (i = k ? miss[k - 1] : miss[0] + 1; i < 17000; i++)
+			rap_sim_b.page[i] = RAP_SIM_CACHED | RAP_SIM_MAPPED;
+		for (i = miss[k] + 3; k && i < miss[k - 1]; i++)
+			rap_sim_b.page[i] |= RAP_SIM_CACHED;
+		read = rap_sim_decide(&rap_sim_b, RA_POLICY_SYNC_AROUND,
+				      miss[k], &win);
+	}
+	RAP_EXPECT(t, read && k == ARRAY_SIZE(miss));
+	RAP_EXPECT(t, win.start + 512 <= miss[k - 1] &&
+		   win.start + win.size >= miss[k - 1] + 1024);
 }
 
 /* Two readers of one mapping at once: a forward stride and a reverse scan */
@@ -705,6 +743,7 @@ static const struct rap_stream_case rap_stream_cases[] = {
 	{ "stream_dense_jumps", rap_case_stream_dense_jumps },
 	{ "stream_lmdb_scan", rap_case_stream_lmdb_scan },
 	{ "stream_tensors", rap_case_stream_tensors },
+	{ "stream_tensor_misses", rap_case_stream_tensor_misses },
 	{ "stream_two_readers", rap_case_stream_two_readers },
 	{ "stream_lru", rap_case_stream_lru },
 	{ "stream_key_and_foreign_marker", rap_case_stream_key_and_foreign_marker },
