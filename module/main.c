@@ -33,6 +33,18 @@ static bool rap_has_range(const void *ctx, pgoff_t first, pgoff_t last)
 				      ((loff_t)(last + 1) << PAGE_SHIFT) - 1);
 }
 
+/*
+ * Under rcu_read_lock(), as every hook runs: a folio freed meanwhile is
+ * still a struct folio to read, and the answer only a hint.
+ */
+static bool rap_mapped(const void *ctx, pgoff_t index)
+{
+	const struct address_space *mapping = ctx;
+	void *entry = xa_load((struct xarray *)&mapping->i_pages, index);
+
+	return entry && !xa_is_value(entry) && folio_mapped(entry);
+}
+
 static void rap_count_window(enum rap_arm arm, enum ra_policy_point point,
 			     unsigned int did)
 {
@@ -78,6 +90,7 @@ static bool rap_mmap_ra(const struct ra_policy_fault *fault,
 		.ctx = fault->file->f_mapping,
 		.has_folio = rap_has_folio,
 		.has_range = rap_has_range,
+		.mapped = rap_mapped,
 	};
 	const struct rap_fault f = {
 		.point = fault->point,

@@ -46,6 +46,11 @@ struct rap_cache_view {
 	bool (*has_folio)(const void *ctx, pgoff_t index);
 	/* some folio is cached in [@first, @last] */
 	bool (*has_range)(const void *ctx, pgoff_t first, pgoff_t last);
+	/*
+	 * the folio at @index is mapped by some process (folio_mapped());
+	 * may be NULL: not known
+	 */
+	bool (*mapped)(const void *ctx, pgoff_t index);
 };
 
 /* Which readahead a mapping gets, from its madvise() hints */

@@ -88,6 +88,7 @@ enum rap_stream_match {
 	RAP_MATCH_NONE,
 	RAP_MATCH_NEAR,		/* near a stream of one miss: a stride to try */
 	RAP_MATCH_DENSE,	/* continues the cached pages behind it */
+	RAP_MATCH_RUNS,		/* the distance before the last one again */
 	RAP_MATCH_SHORT,	/* less than a stride on: the stride is shorter */
 	RAP_MATCH_SKIP,		/* a few strides on */
 	RAP_MATCH_STRIDE,	/* exactly one stride on */
@@ -127,6 +128,16 @@ static enum rap_stream_match rap_stream_match(const struct rap_stream *s,
 		return RAP_MATCH_NONE;
 	if (s->delta && (long)(f->index - s->last) == s->delta)
 		return RAP_MATCH_STRIDE;
+	/*
+	 * A backward reader of runs that ascend one below the other (a
+	 * loader copying tensors of a few sizes in reverse order, each one
+	 * forwards) misses at the starts of some of them, at distances that
+	 * take turns, give or take a fault-around block (runs that do not
+	 * start on a page boundary, a small run between two large ones).
+	 */
+	if (f->kind == RAP_MAP_AROUND && s->delta < 0 && s->delta2 < 0 &&
+	    !up && rap_absdiff(dist, -s->delta2) <= f->fault_around_pages)
+		return RAP_MATCH_RUNS;
 	/* a confirmed stream that lost its marker misses further on */
 	step = forward ? s->delta : -s->delta;
 	if (s->conf >= RAP_STREAM_CONFIRM && s->delta && up == forward &&
@@ -143,14 +154,25 @@ static enum rap_stream_match rap_stream_match(const struct rap_stream *s,
 	/*
 	 * A dense reader misses where the pages it came through end: the
 	 * page behind the fault is cached, the one ahead is not; as far on
-	 * as the largest window anyone read for it.
+	 * as the largest window anyone read for it. A dense stream continues
+	 * so in its direction. A stream of fewer misses that is not dense
+	 * yet continues so either way: a B-tree's scan jumps to the interior
+	 * page of the next subtree before it resumes (LMDB's reverse cursor
+	 * misses below the leaves it walks down, at the branch page of the
+	 * next subtree), so its first misses need not point its way.
 	 */
 	reach = 2 * f->stock_pages + f->max_pages;
-	if (s->delta && (s->conf || s->dense) && up == forward &&
+	if ((s->dense ? up == forward :
+	     s->conf < RAP_STREAM_CONFIRM || up == forward) &&
 	    dist <= reach && rap_stream_nbr_cached(nbr, f, !up) &&
 	    !rap_stream_nbr_cached(nbr, f, up))
 		return RAP_MATCH_DENSE;
-	if (s->conf < RAP_STREAM_CONFIRM && dist <= RAP_STREAM_MAX_DELTA)
+	/*
+	 * A miss that is no dense one does not take a dense stream over:
+	 * it is the scan's jump elsewhere, and starts a stream of its own.
+	 */
+	if (s->conf < RAP_STREAM_CONFIRM && !s->dense &&
+	    dist <= RAP_STREAM_MAX_DELTA)
 		return RAP_MATCH_NEAR;
 	return RAP_MATCH_NONE;
 }
@@ -403,7 +425,7 @@ static bool rap_stream_replay_at(struct rap_stream *s,
 		start = p > s->before ? p - s->before : 0;
 	if (start < f->vma_start)
 		start = f->vma_start;
-	end = start + s->window;
+	end = start + (s->window < f->max_pages ? s->window : f->max_pages);
 	if (end > f->vma_end || end < start)
 		end = f->vma_end;
 	if (p >= end)
@@ -526,6 +548,43 @@ static bool rap_stream_adopt(struct rap_stream *s,
 }
 
 /*
+ * Whether a backward reader walked the pages between its last two misses
+ * and then jumped below them: the fault-around blocks halfway between the
+ * misses are mapped, three in a row (a reader of every few blocks or
+ * fewer maps no three in a row), and nothing is cached in the two blocks
+ * above the fault (a reader of every block or two would have touched
+ * them). A B-tree's reverse scan at a large read_ahead_kb misses so, only
+ * where it jumps to the branch page of a subtree below read-around's
+ * window, a constant distance apart as a strided reader's misses are.
+ *
+ * A reader of runs (s->runs) misses at the start of the run it reads
+ * next: it walked the run before, between the two misses before, and the
+ * page above the fault may be any distance from the pages it read.
+ */
+static bool rap_stream_walked(const struct rap_stream *s,
+			      const struct rap_stream_fault *f,
+			      const struct rap_cache_view *view)
+{
+	unsigned long fa = f->fault_around_pages ? f->fault_around_pages : 1;
+	unsigned long step = -s->delta;
+	pgoff_t from = f->index;
+
+	if (s->runs) {
+		from = f->index + step;
+		step = -s->delta2;
+	}
+	if (!view->mapped || s->delta >= 0 || step / 2 <= 2 * fa ||
+	    from < f->index || from + step / 2 + fa < from)
+		return false;
+	from += step / 2;
+	return (s->runs || !view->has_range(view->ctx, f->index + 1,
+					    f->index + 2 * fa)) &&
+	       view->mapped(view->ctx, from - fa) &&
+	       view->mapped(view->ctx, from) &&
+	       view->mapped(view->ctx, from + fa);
+}
+
+/*
  * A miss that continues a confirmed stream. When its step is at most what
  * stock reads on a miss, or the page behind the fault is cached (so the
  * reader may touch pages between its misses), read the span from the fault on,
@@ -541,26 +600,31 @@ static bool rap_stream_sync(struct rap_stream *s,
 {
 	unsigned long step = s->delta > 0 ? s->delta : -s->delta;
 	pgoff_t behind = s->delta > 0 ? f->index - 1 : f->index + 1;
+	pgoff_t p, from, stock_end;
 	unsigned int order;
-	pgoff_t p;
 
 	s->done = false;
 	/*
 	 * Read-around and VM_HUGEPAGE give up after MMAP_LOTSAMISS misses
 	 * and then read only the faulting page: a strided reader there gets
-	 * its pages only, a dense one (stride 1, or the cached pages behind
-	 * its misses) its span. VM_SEQ_READ reads its window on every miss,
+	 * its pages only, a dense one (stride 1, the cached pages behind its
+	 * misses, or with read-around the pages between them walked) its
+	 * span. VM_SEQ_READ reads its window on every miss,
 	 * so the span when stock's windows cover it too: when the step is
 	 * at most one window, or the reader touched pages that stock read
 	 * up to the fault.
 	 */
-	if (f->kind != RAP_MAP_SEQ)
+	if (f->kind != RAP_MAP_SEQ) {
+		s->dense = s->dense || (f->kind == RAP_MAP_AROUND &&
+					s->delta < 0 &&
+					rap_stream_walked(s, f, view));
 		s->span = s->dense || step == 1;
-	else if (again)
+	} else if (again) {
 		s->span = s->span || step == 1;	/* stock's windows stay */
-	else
+	} else {
 		s->span = s->dense || step <= f->stock_pages ||
 			  view->has_folio(view->ctx, behind);
+	}
 	if (!s->span) {
 		s->unit_order = 0;
 		if (!again) {
@@ -595,8 +659,24 @@ static bool rap_stream_sync(struct rap_stream *s,
 		s->window = 2UL << order;
 	if (s->window > rap_stream_max(s, f))
 		s->window = rap_stream_max(s, f);
-	if (!s->window || !rap_stream_span(s, f, view, f->index,
-					   rap_stream_edge(s, f), win))
+	if (!s->window)
+		return false;
+	/*
+	 * A backward reader that jumped below the pages it came through (a
+	 * B-tree's scan visits the branch page below the leaves it covers,
+	 * then walks them down) may come back above the fault: read up to
+	 * the pages it came through, as read-around would, not only from
+	 * the fault down.
+	 */
+	stock_end = f->stock_start + f->stock_pages;
+	from = f->index;
+	if (s->delta < 0 && f->kind == RAP_MAP_AROUND &&
+	    stock_end > f->index + 1 && stock_end <= f->vma_end &&
+	    !view->has_folio(view->ctx, f->index + 1) &&
+	    f->index >= ((stock_end - 1) | ((1UL << order) - 1)) + 1 -
+			 s->window)
+		from = stock_end - 1;
+	if (!rap_stream_span(s, f, view, from, rap_stream_edge(s, f), win))
 		return false;
 	*did |= RAP_STREAM_DID_SYNC;
 	return true;
@@ -726,8 +806,11 @@ bool rap_stream_decide(struct rap_stream_set *set,
 		s->dense = false;
 		break;
 	}
-	if (how != RAP_MATCH_SKIP)
+	s->runs = how == RAP_MATCH_RUNS;
+	if (how != RAP_MATCH_SKIP) {
+		s->delta2 = s->delta;
 		s->delta = (long)(f->index - s->last);
+	}
 	s->last = f->index;
 	s->marked = false;
 	s->adopted = false;

@@ -54,6 +54,7 @@ struct rap_stream {
 	struct rap_stream_key key;
 	pgoff_t last;		/* the latest page of the stream seen */
 	long delta;		/* pages from one touch to the next; 0: unknown */
+	long delta2;		/* the distance between the two misses before */
 	/* where its next window starts (forward) or ends (backward) */
 	pgoff_t next;
 	pgoff_t marker;		/* a page of the folio marked for it */
@@ -72,6 +73,7 @@ struct rap_stream {
 	bool done;		/* ran into the start of the file */
 	bool adopted;		/* its marker is stock's, see rap_stream_adopt() */
 	bool lost;		/* stock lost it once: it reads its own windows */
+	bool runs;		/* its misses alternate between two distances */
 	u32 age;
 };
 
@@ -98,6 +100,8 @@ struct rap_stream_fault {
 	/* the largest window the kernel reads: max(ra_pages, 2 << max_order) */
 	unsigned long max_pages;
 	unsigned int thp_order;		/* folio order of RAP_MAP_THP reads */
+	/* pages fault-around maps around a fault (fault_around_bytes) */
+	unsigned long fault_around_pages;
 	unsigned int max_order;		/* the mapping's largest folio order */
 	/*
 	 * at RA_POLICY_ASYNC: the hit is the marker of the file's last

@@ -17,6 +17,8 @@
 #define RAP_SIM_MAX	1024UL		/* 2 << the largest folio order, 9 */
 #define RAP_SIM_CACHED	1
 #define RAP_SIM_MARKED	2
+#define RAP_SIM_MAPPED	4
+#define RAP_SIM_AROUND	16UL		/* fault_around_bytes, 64 KiB */
 
 struct rap_sim {
 	unsigned char page[RAP_SIM_PAGES];
@@ -51,6 +53,13 @@ static bool rap_sim_has_range(const void *ctx, pgoff_t first, pgoff_t last)
 		if (rap_sim_has_folio(ctx, i))
 			return true;
 	return false;
+}
+
+static bool rap_sim_mapped(const void *ctx, pgoff_t index)
+{
+	const struct rap_sim *sim = ctx;
+
+	return index < sim->pages && (sim->page[index] & RAP_SIM_MAPPED);
 }
 
 static void rap_sim_init(struct rap_sim *sim, unsigned long pages,
@@ -99,6 +108,7 @@ static bool rap_sim_decide(struct rap_sim *sim, enum ra_policy_point point,
 		.ctx = sim,
 		.has_folio = rap_sim_has_folio,
 		.has_range = rap_sim_has_range,
+		.mapped = rap_sim_mapped,
 	};
 	struct rap_stream_fault f = {
 		.key = { .inode = 0x1000, .ino = 12, .dev = 8,
@@ -117,6 +127,7 @@ static bool rap_sim_decide(struct rap_sim *sim, enum ra_policy_point point,
 			     RAP_SIM_MAX,
 		.thp_order = 9,
 		.max_order = 9,
+		.fault_around_pages = RAP_SIM_AROUND,
 	};
 	unsigned int did;
 
@@ -203,12 +214,18 @@ static void rap_sim_marker(struct rap_sim *sim, pgoff_t p)
 	}
 }
 
+/* A touch, and do_fault_around(): the cached pages of its block mapped */
 static void rap_sim_touch(struct rap_sim *sim, pgoff_t p)
 {
+	pgoff_t i = p & ~(RAP_SIM_AROUND - 1);
+
 	if (!(sim->page[p] & RAP_SIM_CACHED))
 		rap_sim_miss(sim, p);
 	else if (sim->page[p] & RAP_SIM_MARKED)
 		rap_sim_marker(sim, p);
+	for (; i < (p | (RAP_SIM_AROUND - 1)) + 1 && i < sim->pages; i++)
+		if (sim->page[i] & RAP_SIM_CACHED)
+			sim->page[i] |= RAP_SIM_MAPPED;
 }
 
 /*
@@ -333,6 +350,225 @@ static void rap_case_stream_btree_reverse(struct rap_test *t)
 	RAP_EXPECT(t, rap_sim_b.misses <= jumps + 8);
 }
 
+/*
+ * LMDB's reverse cursor scan at read_ahead_kb 128, as traced: each
+ * subtree's branch page lies below its leaves, so the scan jumps a
+ * subtree below (a miss with nothing cached around it), then resumes
+ * under the pages it came through (the page above cached, the one below
+ * not), a subtree apart give or take. The jumps do not take over the
+ * dense stream, and a stream of one miss continues densely whichever way
+ * its first two misses went: the third resumption reads the span below.
+ */
+static void rap_case_stream_dense_jumps(struct rap_test *t)
+{
+	/* the resumptions as traced: 16442, 16332, 16105 */
+	static const unsigned long down[] = { 0, 110, 337 };
+	const unsigned long sub = 227, ra = 32;
+	pgoff_t top = RAP_SIM_PAGES - 100, r, i;
+	struct ra_policy_window win, jump;
+	unsigned int k;
+	bool read = false;
+
+	rap_sim_init(&rap_sim_b, RAP_SIM_PAGES, ra, RAP_MAP_AROUND, true);
+	/* the first branch page, then the last leaf above it */
+	rap_sim_decide(&rap_sim_b, RA_POLICY_SYNC_AROUND, top - 93, &win);
+	rap_sim_decide(&rap_sim_b, RA_POLICY_SYNC_AROUND, top + 17, &win);
+	for (k = 0; k < 3; k++) {
+		r = top - down[k];
+		/* what the scan came through is cached above the miss */
+		for (i = r + 1; i <= r + ra; i++)
+			rap_sim_b.page[i] = RAP_SIM_CACHED;
+		win = (struct ra_policy_window){ 0 };
+		read = rap_sim_decide(&rap_sim_b, RA_POLICY_SYNC_AROUND, r,
+				      &win);
+		if (read)
+			break;
+		/* the jump to the next subtree's branch page, below it */
+		rap_sim_decide(&rap_sim_b, RA_POLICY_SYNC_AROUND,
+			       r - sub - 210, &jump);
+	}
+	RAP_EXPECT(t, read && k == 2);
+	RAP_EXPECT(t, win.start + 2 * ra <= r && win.size >= 2 * ra);
+}
+
+/*
+ * An LMDB cursor scan as traced (the pages mapped at each miss): records
+ * appended in key order, a branch page below the 227 leaves it covers,
+ * the root cached. The scan visits a subtree's branch page, then its
+ * leaves, upwards or downwards; so a reverse scan jumps 227 pages below
+ * the leaf it left before it walks back up to the next one.
+ */
+static void rap_sim_lmdb(struct rap_sim *sim, unsigned long leaves, bool up)
+{
+	unsigned long subtrees = (sim->pages - 1) / (leaves + 1), k, i;
+
+	for (k = 0; k < subtrees; k++) {
+		pgoff_t b = 1 + (up ? k : subtrees - 1 - k) * (leaves + 1);
+
+		rap_sim_touch(sim, 0);
+		rap_sim_touch(sim, b);
+		for (i = 0; i < leaves; i++)
+			rap_sim_touch(sim, up ? b + 1 + i : b + leaves - i);
+	}
+}
+
+/*
+ * The LMDB scan under the tracker at read_ahead_kb 128 and 8192: reverse
+ * takes a handful of misses (the model's forward scan takes one: stock's
+ * async readahead never loses it) and reads no more than stock; at 8192
+ * read-around misses only at the jumps, a constant distance apart, with
+ * every page between walked. Forward is stock's.
+ */
+static void rap_case_stream_lmdb_scan(struct rap_test *t)
+{
+	static const unsigned long ras[] = { 32, 2048 };
+	static const unsigned long strides[] = { 16, 17, 64, 1024 };
+	unsigned long fwd;
+	unsigned int r;
+
+	for (r = 0; r < ARRAY_SIZE(ras); r++) {
+		rap_sim_init(&rap_sim_a, RAP_SIM_PAGES, ras[r], RAP_MAP_AROUND,
+			     false);
+		rap_sim_init(&rap_sim_b, RAP_SIM_PAGES, ras[r], RAP_MAP_AROUND,
+			     true);
+		rap_sim_lmdb(&rap_sim_a, 227, true);
+		rap_sim_lmdb(&rap_sim_b, 227, true);
+		RAP_EXPECT(t, rap_sim_b.misses <= rap_sim_a.misses);
+		fwd = rap_sim_b.misses;
+		rap_sim_init(&rap_sim_a, RAP_SIM_PAGES, ras[r], RAP_MAP_AROUND,
+			     false);
+		rap_sim_init(&rap_sim_b, RAP_SIM_PAGES, ras[r], RAP_MAP_AROUND,
+			     true);
+		rap_sim_lmdb(&rap_sim_a, 227, false);
+		rap_sim_lmdb(&rap_sim_b, 227, false);
+		RAP_EXPECT(t, rap_sim_b.misses <= fwd + 7);
+		RAP_EXPECT(t, rap_sim_b.pages_read <= rap_sim_a.pages_read);
+	}
+	/*
+	 * Backward strided readers miss a constant distance apart too, with
+	 * the fault-around blocks of their touches mapped: they keep reading
+	 * their touches, not the span.
+	 */
+	for (r = 0; r < ARRAY_SIZE(strides); r++) {
+		rap_sim_init(&rap_sim_b, RAP_SIM_PAGES, 2048, RAP_MAP_AROUND,
+			     true);
+		rap_sim_stride(&rap_sim_b, strides[r], false);
+		RAP_EXPECT(t, rap_sim_b.pages_read <= RAP_SIM_PAGES / 4);
+	}
+}
+
+/*
+ * A loader's threads, each copying its share of a safetensors file's
+ * tensors (4 MiB, 1 MiB, 4 MiB + 12 KiB, 16 KiB) into memory, one page
+ * per thread in turn, the tensors in file order or in reverse order, each
+ * one forwards (tests/clients/tensor_load.c). The tensors start after a
+ * header of some KiB, not on a page: the distances between the pages
+ * where they start vary by a page.
+ */
+#define RAP_SIM_HEADER	9000UL		/* bytes before the first tensor */
+
+static void rap_sim_tensors(struct rap_sim *sim, unsigned int threads,
+			    bool reverse)
+{
+	static const unsigned long size[] = { 4096UL << 10, 1024UL << 10,
+					      (4096UL + 12) << 10, 16UL << 10 };
+	unsigned long n = 0, per, k[4] = { 0 }, at[4] = { 0 }, b;
+	unsigned long group = size[0] + size[1] + size[2] + size[3];
+	unsigned int i, busy;
+
+	for (b = RAP_SIM_HEADER; b + size[n % 4] <= sim->pages << 12;)
+		b += size[n++ % 4];
+	/* shares of whole groups of four: every share starts alike */
+	per = n / threads;
+	per -= per % 4;
+	do {
+		busy = 0;
+		for (i = 0; i < threads; i++) {
+			unsigned long t, j, end;
+
+			if (k[i] == per)
+				continue;
+			busy++;
+			t = i * per + (reverse ? per - 1 - k[i] : k[i]);
+			b = RAP_SIM_HEADER + t / 4 * group;
+			for (j = 0; j < t % 4; j++)
+				b += size[j];
+			end = b + size[t % 4];
+			if (!at[i])
+				at[i] = b;
+			rap_sim_touch(sim, at[i] >> 12);
+			at[i] = ((at[i] >> 12) + 1) << 12;
+			if (at[i] >= end) {
+				at[i] = 0;
+				k[i]++;
+			}
+		}
+	} while (busy);
+}
+
+/*
+ * The loader at read_ahead_kb 8192: each thread misses at the starts of
+ * some tensors, at two distances in turn, having walked the tensors
+ * above. One thread's reverse load takes a handful of misses (its forward
+ * load one: stock's async readahead never loses it), four threads' no
+ * more than their forward load and 4 per thread; neither reads more
+ * than stock.
+ */
+static void rap_case_stream_tensors(struct rap_test *t)
+{
+	static const unsigned int threads[] = { 1, 4 };
+	unsigned long fwd;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(threads); i++) {
+		rap_sim_init(&rap_sim_b, RAP_SIM_PAGES, 2048, RAP_MAP_AROUND,
+			     true);
+		rap_sim_tensors(&rap_sim_b, threads[i], false);
+		fwd = rap_sim_b.misses;
+		rap_sim_init(&rap_sim_a, RAP_SIM_PAGES, 2048, RAP_MAP_AROUND,
+			     false);
+		rap_sim_init(&rap_sim_b, RAP_SIM_PAGES, 2048, RAP_MAP_AROUND,
+			     true);
+		rap_sim_tensors(&rap_sim_a, threads[i], true);
+		rap_sim_tensors(&rap_sim_b, threads[i], true);
+		RAP_EXPECT(t, threads[i] == 1 ||
+			   rap_sim_b.misses <= fwd + 4 * threads[i]);
+		RAP_EXPECT(t, threads[i] > 1 || rap_sim_b.misses <= 8);
+		RAP_EXPECT(t, rap_sim_b.pages_read <= rap_sim_a.pages_read);
+	}
+}
+
+/*
+ * One loader thread's misses at read_ahead_kb 8192, as traced: the starts
+ * of some tensors, 1027, 1280, 1031, 1280 pages apart (the tensors do not
+ * start on a page), with the tensors above each miss copied (cached and
+ * mapped). The distance before last, give or take a fault-around block,
+ * continues the stream: the fifth miss reads the span, below the fault
+ * and up to the tensors copied.
+ */
+static void rap_case_stream_tensor_misses(struct rap_test *t)
+{
+	static const pgoff_t miss[] = { 16175, 15148, 13868, 12837, 11557 };
+	struct ra_policy_window win = { 0 };
+	unsigned int k;
+	bool read = false;
+	pgoff_t i;
+
+	rap_sim_init(&rap_sim_b, RAP_SIM_PAGES, 2048, RAP_MAP_AROUND, true);
+	for (k = 0; k < ARRAY_SIZE(miss) && !read; k++) {
+		/* what the thread copied, and read-around's window below it */
+		for (i = k ? miss[k - 1] : miss[0] + 1; i < 17000; i++)
+			rap_sim_b.page[i] = RAP_SIM_CACHED | RAP_SIM_MAPPED;
+		for (i = miss[k] + 3; k && i < miss[k - 1]; i++)
+			rap_sim_b.page[i] |= RAP_SIM_CACHED;
+		read = rap_sim_decide(&rap_sim_b, RA_POLICY_SYNC_AROUND,
+				      miss[k], &win);
+	}
+	RAP_EXPECT(t, read && k == ARRAY_SIZE(miss));
+	RAP_EXPECT(t, win.start + 512 <= miss[k - 1] &&
+		   win.start + win.size >= miss[k - 1] + 1024);
+}
+
 /* Two readers of one mapping at once: a forward stride and a reverse scan */
 static void rap_case_stream_two_readers(struct rap_test *t)
 {
@@ -434,6 +670,7 @@ static void rap_case_stream_windows_valid(struct rap_test *t)
 		.ctx = &rap_sim_b,
 		.has_folio = rap_sim_has_folio,
 		.has_range = rap_sim_has_range,
+		.mapped = rap_sim_mapped,
 	};
 	struct rap_stream_set *set = &rap_sim_b.set;
 	u32 seed = 11;
@@ -475,7 +712,7 @@ static void rap_case_stream_windows_valid(struct rap_test *t)
 		win.async_size = (r >> 15) % 2 ? win.size / 4 : 0;
 		if ((r >> 20) % 3 == 0)
 			rap_sim_b.page[rap_sim_rand(&seed) % RAP_SIM_PAGES] =
-				RAP_SIM_CACHED;
+				RAP_SIM_CACHED | ((r >> 22) % 2 ? RAP_SIM_MAPPED : 0);
 		if (!rap_stream_decide(set, &f, &view, &win, &did)) {
 			if (!(r % 4099))
 				memset(rap_sim_b.page, 0, sizeof(rap_sim_b.page));
@@ -503,6 +740,10 @@ static const struct rap_stream_case rap_stream_cases[] = {
 	{ "stream_strides", rap_case_stream_strides },
 	{ "stream_random_is_stock", rap_case_stream_random_is_stock },
 	{ "stream_btree_reverse", rap_case_stream_btree_reverse },
+	{ "stream_dense_jumps", rap_case_stream_dense_jumps },
+	{ "stream_lmdb_scan", rap_case_stream_lmdb_scan },
+	{ "stream_tensors", rap_case_stream_tensors },
+	{ "stream_tensor_misses", rap_case_stream_tensor_misses },
 	{ "stream_two_readers", rap_case_stream_two_readers },
 	{ "stream_lru", rap_case_stream_lru },
 	{ "stream_key_and_foreign_marker", rap_case_stream_key_and_foreign_marker },

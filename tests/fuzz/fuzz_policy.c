@@ -383,6 +383,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	view.ctx = &in.cache;
 	view.has_folio = cache_has_folio;
 	view.has_range = cache_has_range;
+	view.mapped = NULL;
 	w = in.def;
 	w2 = in.def;
 	replaced = rap_decide_window(&in.s, &in.f, &view, &w, &did);
