@@ -87,6 +87,7 @@ static unsigned long rap_absdiff(pgoff_t a, pgoff_t b)
 enum rap_stream_match {
 	RAP_MATCH_NONE,
 	RAP_MATCH_NEAR,		/* near a stream of one miss: a stride to try */
+	RAP_MATCH_DESCENT,	/* a run below the one a dense stream walked */
 	RAP_MATCH_DENSE,	/* continues the cached pages behind it */
 	RAP_MATCH_RUNS,		/* the distance before the last one again */
 	RAP_MATCH_SHORT,	/* less than a stride on: the stride is shorter */
@@ -113,6 +114,35 @@ static bool rap_stream_nbr_cached(struct rap_stream_nbr *nbr,
 			f->index > 0 &&
 			nbr->view->has_folio(nbr->view->ctx, f->index - 1);
 	return nbr->cached[above];
+}
+
+/*
+ * A loader that copies tensors in reverse order, each one forwards with
+ * memcpy(), walks runs that ascend one below the other: the run it starts
+ * ends where the one it walked before began. Its miss at the start of the
+ * next run lies below the origin of the dense forward stream of the run
+ * before, by no more than the largest window, and that stream walked its
+ * run: three fault-around blocks in a row halfway between its origin and
+ * its latest page are mapped (a random reader maps no three in a row,
+ * see rap_stream_walked()), after two dense misses at least.
+ */
+static bool rap_stream_descent(const struct rap_stream *s,
+			       const struct rap_stream_fault *f,
+			       const struct rap_cache_view *view)
+{
+	unsigned long fa = f->fault_around_pages ? f->fault_around_pages : 1;
+	pgoff_t mid;
+
+	if (f->kind != RAP_MAP_AROUND || !view->mapped || !s->dense ||
+	    s->delta <= 0 || s->descends || s->conf < 2 ||
+	    f->index >= s->origin ||
+	    s->origin - f->index > f->max_pages + fa ||
+	    s->last <= s->origin || (s->last - s->origin) / 2 <= 2 * fa)
+		return false;
+	mid = s->origin + (s->last - s->origin) / 2;
+	return view->mapped(view->ctx, mid - fa) &&
+	       view->mapped(view->ctx, mid) &&
+	       view->mapped(view->ctx, mid + fa);
 }
 
 static enum rap_stream_match rap_stream_match(const struct rap_stream *s,
@@ -167,6 +197,8 @@ static enum rap_stream_match rap_stream_match(const struct rap_stream *s,
 	    dist <= reach && rap_stream_nbr_cached(nbr, f, !up) &&
 	    !rap_stream_nbr_cached(nbr, f, up))
 		return RAP_MATCH_DENSE;
+	if (rap_stream_descent(s, f, nbr->view))
+		return RAP_MATCH_DESCENT;
 	/*
 	 * A miss that is no dense one does not take a dense stream over:
 	 * it is the scan's jump elsewhere, and starts a stream of its own.
@@ -682,6 +714,61 @@ static bool rap_stream_sync(struct rap_stream *s,
 	return true;
 }
 
+/*
+ * A descent (rap_stream_descent()): its reader walks up from the fault to
+ * the run it walked before, then the runs below, each upwards. Read from
+ * the fault's folio up, one largest window, marked on the first folio
+ * above the fault's that is not cached, so that its reader reads the
+ * window below at once; from there on the stream reads down in windows
+ * marked at their top folio (rap_stream_async()), each hit by the run
+ * that ends there, before its reader starts the runs below it.
+ */
+static bool rap_stream_descend(struct rap_stream *s,
+			       const struct rap_stream_fault *f,
+			       const struct rap_cache_view *view,
+			       struct ra_policy_window *win, unsigned int *did)
+{
+	unsigned int order = rap_order_up(f->fault_around_pages);
+	unsigned long unit;
+	pgoff_t start, end, p;
+	unsigned int i;
+
+	if (order > f->max_order)
+		order = f->max_order;
+	unit = 1UL << order;
+	s->descends = true;
+	s->dense = true;
+	s->span = true;
+	s->runs = false;
+	s->adopted = false;
+	s->marked = false;
+	s->conf = RAP_STREAM_CONFIRM;
+	s->delta = -1;
+	s->delta2 = 0;
+	s->last = f->index;
+	s->unit_order = order;
+	s->window = rap_stream_max(s, f);
+	start = f->index & ~(unit - 1);
+	if (start < f->vma_start)
+		start = f->vma_start;
+	end = start + s->window;
+	if (end > f->vma_end || end < start)
+		end = f->vma_end;
+	if (end <= f->index)
+		return false;
+	rap_stream_window(win, start, end, order);
+	s->done = start == f->vma_start;
+	s->next = start ? start - 1 : 0;
+	p = (f->index | (unit - 1)) + 1;
+	for (i = 0; i < RAP_STREAM_PROBES && p < end; i++, p += unit)
+		if (!view->has_folio(view->ctx, p)) {
+			rap_stream_mark(s, win, p);
+			break;
+		}
+	*did |= RAP_STREAM_DID_SYNC;
+	return true;
+}
+
 /* The stream's marker was hit: read its next window */
 static bool rap_stream_async(struct rap_stream *s,
 			     const struct rap_stream_fault *f,
@@ -777,12 +864,14 @@ bool rap_stream_decide(struct rap_stream_set *set,
 	if (!s) {
 		s = rap_stream_victim(set);
 		*s = (struct rap_stream){ .key = f->key, .last = f->index,
-					  .used = true };
+					  .origin = f->index, .used = true };
 		rap_stream_touch(set, s);
 		*did |= RAP_STREAM_DID_NEW;
 		return false;
 	}
 	rap_stream_touch(set, s);
+	if (how == RAP_MATCH_DESCENT)
+		return rap_stream_descend(s, f, view, win, did);
 	/* a stream that read ahead before keeps its way of reading */
 	again = s->conf >= RAP_STREAM_CONFIRM && s->window &&
 		(how == RAP_MATCH_SHORT || how == RAP_MATCH_SKIP);
@@ -790,6 +879,10 @@ bool rap_stream_decide(struct rap_stream_set *set,
 	case RAP_MATCH_NEAR:
 		s->conf = 1;
 		s->dense = false;
+		s->descends = false;
+		/* a run walked upwards begins at the lower miss */
+		if (f->index < s->last)
+			s->origin = f->index;
 		break;
 	case RAP_MATCH_DENSE:
 		/*
