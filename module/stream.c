@@ -118,31 +118,51 @@ static bool rap_stream_nbr_cached(struct rap_stream_nbr *nbr,
 
 /*
  * A loader that copies tensors in reverse order, each one forwards with
- * memcpy(), walks runs that ascend one below the other: the run it starts
- * ends where the one it walked before began. Its miss at the start of the
- * next run lies below the origin of the dense forward stream of the run
- * before, by no more than the largest window, and that stream walked its
- * run: three fault-around blocks in a row halfway between its origin and
- * its latest page are mapped (a random reader maps no three in a row,
- * see rap_stream_walked()), after two dense misses at least.
+ * memcpy(), walks runs that ascend one below the other: each run ends
+ * where the one it walked before began. Its miss at the start of a run
+ * lies below the run before, by no more than the largest window, and
+ * every fault-around block of the run before is mapped (a random reader
+ * leaves some unmapped, even one that touches a tenth of the pages). The
+ * run before is the one a dense forward stream walked from its origin up
+ * to its latest page, after two dense misses at least (at a small
+ * read_ahead_kb, where the other threads' faults take stock's readahead
+ * state from each run), or the one between a stream's two latest misses,
+ * one below the other, with the page above the fault not cached and the
+ * fault within a read-around window of the latest miss (at a large
+ * read_ahead_kb, where read-around's windows cover all but the starts of
+ * some runs).
  */
 static bool rap_stream_descent(const struct rap_stream *s,
 			       const struct rap_stream_fault *f,
 			       const struct rap_cache_view *view)
 {
 	unsigned long fa = f->fault_around_pages ? f->fault_around_pages : 1;
-	pgoff_t mid;
+	unsigned long most = f->max_pages + fa;
+	pgoff_t lo, hi, p;
 
-	if (f->kind != RAP_MAP_AROUND || !view->mapped || !s->dense ||
-	    s->delta <= 0 || s->descends || s->conf < 2 ||
-	    f->index >= s->origin ||
-	    s->origin - f->index > f->max_pages + fa ||
-	    s->last <= s->origin || (s->last - s->origin) / 2 <= 2 * fa)
+	if (f->kind != RAP_MAP_AROUND || !view->mapped || s->descends)
 		return false;
-	mid = s->origin + (s->last - s->origin) / 2;
-	return view->mapped(view->ctx, mid - fa) &&
-	       view->mapped(view->ctx, mid) &&
-	       view->mapped(view->ctx, mid + fa);
+	if (s->dense && s->delta > 0 && s->conf >= 2) {
+		lo = s->origin;
+		hi = s->last;
+		if (hi > lo && hi - lo > most)
+			hi = lo + most;
+	} else if (!s->dense && s->delta < 0 && s->conf >= 1 &&
+		   (unsigned long)-s->delta <= most &&
+		   f->index < s->last && s->last - f->index <= f->stock_pages &&
+		   !view->has_folio(view->ctx, f->index + 1)) {
+		lo = s->last;
+		hi = s->last - s->delta;
+	} else {
+		return false;
+	}
+	if (f->index >= lo || lo - f->index > most || hi <= lo ||
+	    (hi - lo) / 2 <= 2 * fa)
+		return false;
+	for (p = lo + fa; p < hi; p += fa)
+		if (!view->mapped(view->ctx, p))
+			return false;
+	return true;
 }
 
 static enum rap_stream_match rap_stream_match(const struct rap_stream *s,
@@ -716,12 +736,15 @@ static bool rap_stream_sync(struct rap_stream *s,
 
 /*
  * A descent (rap_stream_descent()): its reader walks up from the fault to
- * the run it walked before, then the runs below, each upwards. Read from
- * the fault's folio up, one largest window, marked on the first folio
+ * the run it walked before, then the runs below, each upwards. Read one
+ * largest window from the fault's folio up, marked on the first folio
  * above the fault's that is not cached, so that its reader reads the
- * window below at once; from there on the stream reads down in windows
- * marked at their top folio (rap_stream_async()), each hit by the run
- * that ends there, before its reader starts the runs below it.
+ * window below at once; or, when read-around's window of the miss before
+ * left nothing above the fault to read, the window that ends with the
+ * fault's folio, marked on the folio below it, the end of the next run.
+ * From there on the stream reads down in windows marked at their top
+ * folio (rap_stream_async()), each hit by the run that ends there,
+ * before its reader starts the runs below it.
  */
 static bool rap_stream_descend(struct rap_stream *s,
 			       const struct rap_stream_fault *f,
@@ -754,17 +777,29 @@ static bool rap_stream_descend(struct rap_stream *s,
 	end = start + s->window;
 	if (end > f->vma_end || end < start)
 		end = f->vma_end;
-	if (end <= f->index)
+	if (!s->window || end <= f->index)
 		return false;
-	rap_stream_window(win, start, end, order);
-	s->done = start == f->vma_start;
-	s->next = start ? start - 1 : 0;
 	p = (f->index | (unit - 1)) + 1;
 	for (i = 0; i < RAP_STREAM_PROBES && p < end; i++, p += unit)
-		if (!view->has_folio(view->ctx, p)) {
-			rap_stream_mark(s, win, p);
+		if (!view->has_folio(view->ctx, p))
 			break;
-		}
+	if (p < end && i < RAP_STREAM_PROBES) {
+		rap_stream_window(win, start, end, order);
+		rap_stream_mark(s, win, p);
+	} else {
+		end = (f->index | (unit - 1)) + 1;
+		if (end > f->vma_end || !end)
+			end = f->vma_end;
+		start = end > s->window ? end - s->window : 0;
+		if (start < f->vma_start)
+			start = f->vma_start;
+		rap_stream_window(win, start, end, order);
+		p = f->index & ~(unit - 1);
+		if (p > start && !view->has_folio(view->ctx, p - 1))
+			rap_stream_mark(s, win, p - 1);
+	}
+	s->done = start == f->vma_start;
+	s->next = start ? start - 1 : 0;
 	*did |= RAP_STREAM_DID_SYNC;
 	return true;
 }
