@@ -123,10 +123,11 @@ static bool rap_stream_nbr_cached(struct rap_stream_nbr *nbr,
  * lies below the run before, by no more than the largest window, and
  * every fault-around block of the run before is mapped (a random reader
  * leaves some unmapped, even one that touches a tenth of the pages). The
- * run before is the one a dense forward stream walked from its origin up
- * to its latest page, after two dense misses at least (at a small
+ * run before is the one a forward stream walked from its origin up to its
+ * latest page, after two misses that continued it at least (at a small
  * read_ahead_kb, where the other threads' faults take stock's readahead
- * state from each run), or the one between a stream's two latest misses,
+ * state from each run, its misses may look dense or strided), or the one
+ * between a stream's two latest misses,
  * one below the other, with the page above the fault not cached and the
  * fault within a read-around window of the latest miss (at a large
  * read_ahead_kb, where read-around's windows cover all but the starts of
@@ -142,7 +143,7 @@ static bool rap_stream_descent(const struct rap_stream *s,
 
 	if (f->kind != RAP_MAP_AROUND || !view->mapped || s->descends)
 		return false;
-	if (s->dense && s->delta > 0 && s->conf >= 2) {
+	if (s->delta > 0 && s->conf >= 2) {
 		lo = s->origin;
 		hi = s->last;
 		if (hi > lo && hi - lo > most)
@@ -229,7 +230,26 @@ static enum rap_stream_match rap_stream_match(const struct rap_stream *s,
 	return RAP_MATCH_NONE;
 }
 
-/* The stream a miss continues, the most recent of the best matches */
+/*
+ * Of two streams a miss matches equally, the more recent continues; of two
+ * it is near, the nearer one: several readers of one mapping (a loader's
+ * threads) start streams a few thousand pages apart, and the latest of
+ * them need not be the reader's own.
+ */
+static bool rap_stream_better(const struct rap_stream_set *set,
+			      const struct rap_stream *s,
+			      const struct rap_stream *best,
+			      enum rap_stream_match m, pgoff_t index)
+{
+	unsigned long d = rap_absdiff(index, s->last);
+	unsigned long bd = rap_absdiff(index, best->last);
+
+	if (m == RAP_MATCH_NEAR && d != bd)
+		return d < bd;
+	return set->clock - s->age < set->clock - best->age;
+}
+
+/* The stream a miss continues, of the best matches (rap_stream_better()) */
 static struct rap_stream *rap_stream_find(struct rap_stream_set *set,
 					  const struct rap_stream_fault *f,
 					  const struct rap_cache_view *view,
@@ -245,7 +265,7 @@ static struct rap_stream *rap_stream_find(struct rap_stream_set *set,
 		enum rap_stream_match m = rap_stream_match(s, f, &nbr);
 
 		if (m > *how || (m && m == *how &&
-				 set->clock - s->age < set->clock - best->age)) {
+				 rap_stream_better(set, s, best, m, f->index))) {
 			best = s;
 			*how = m;
 		}
@@ -915,8 +935,8 @@ bool rap_stream_decide(struct rap_stream_set *set,
 		s->conf = 1;
 		s->dense = false;
 		s->descends = false;
-		/* a run walked upwards begins at the lower miss */
-		if (f->index < s->last)
+		/* a run walked upwards begins at its lowest miss */
+		if (f->index < s->origin)
 			s->origin = f->index;
 		break;
 	case RAP_MATCH_DENSE:
