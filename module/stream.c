@@ -123,8 +123,8 @@ static bool rap_stream_nbr_cached(struct rap_stream_nbr *nbr,
  * lies below the run before, by no more than the largest window, and
  * every fault-around block of the run before is mapped (a random reader
  * leaves some unmapped, even one that touches a tenth of the pages). The
- * run before is the one a forward stream walked from its origin up to its
- * latest page, after two misses that continued it at least (at a small
+ * run before is the one a forward stream walked from its lowest miss up
+ * to its highest, after two misses that continued it at least (at a small
  * read_ahead_kb, where the other threads' faults take stock's readahead
  * state from each run, its misses may look dense or strided), or the one
  * between a stream's two latest misses,
@@ -143,11 +143,9 @@ static bool rap_stream_descent(const struct rap_stream *s,
 
 	if (f->kind != RAP_MAP_AROUND || !view->mapped || s->descends)
 		return false;
-	if (s->delta > 0 && s->conf >= 2) {
+	if (s->delta > 0 && s->conf >= 2 && s->top - s->origin <= most) {
 		lo = s->origin;
-		hi = s->last;
-		if (hi > lo && hi - lo > most)
-			hi = lo + most;
+		hi = s->top;
 	} else if (!s->dense && s->delta < 0 && s->conf >= 1 &&
 		   (unsigned long)-s->delta <= most &&
 		   f->index < s->last && s->last - f->index <= f->stock_pages &&
@@ -919,7 +917,8 @@ bool rap_stream_decide(struct rap_stream_set *set,
 	if (!s) {
 		s = rap_stream_victim(set);
 		*s = (struct rap_stream){ .key = f->key, .last = f->index,
-					  .origin = f->index, .used = true };
+					  .origin = f->index, .top = f->index,
+					  .used = true };
 		rap_stream_touch(set, s);
 		*did |= RAP_STREAM_DID_NEW;
 		return false;
@@ -927,6 +926,8 @@ bool rap_stream_decide(struct rap_stream_set *set,
 	rap_stream_touch(set, s);
 	if (how == RAP_MATCH_DESCENT)
 		return rap_stream_descend(s, f, view, win, did);
+	if (f->index > s->top)
+		s->top = f->index;
 	/* a stream that read ahead before keeps its way of reading */
 	again = s->conf >= RAP_STREAM_CONFIRM && s->window &&
 		(how == RAP_MATCH_SHORT || how == RAP_MATCH_SKIP);

@@ -53,7 +53,8 @@ struct rap_stream_key {
 struct rap_stream {
 	struct rap_stream_key key;
 	pgoff_t last;		/* the latest page of the stream seen */
-	pgoff_t origin;		/* where it began: the lower of its first misses */
+	pgoff_t origin;		/* its lowest miss */
+	pgoff_t top;		/* its highest miss */
 	long delta;		/* pages from one touch to the next; 0: unknown */
 	long delta2;		/* the distance between the two misses before */
 	/* where its next window starts (forward) or ends (backward) */
