@@ -87,6 +87,7 @@ static unsigned long rap_absdiff(pgoff_t a, pgoff_t b)
 enum rap_stream_match {
 	RAP_MATCH_NONE,
 	RAP_MATCH_NEAR,		/* near a stream of one miss: a stride to try */
+	RAP_MATCH_DESCENT,	/* a run below the one a dense stream walked */
 	RAP_MATCH_DENSE,	/* continues the cached pages behind it */
 	RAP_MATCH_RUNS,		/* the distance before the last one again */
 	RAP_MATCH_SHORT,	/* less than a stride on: the stride is shorter */
@@ -113,6 +114,54 @@ static bool rap_stream_nbr_cached(struct rap_stream_nbr *nbr,
 			f->index > 0 &&
 			nbr->view->has_folio(nbr->view->ctx, f->index - 1);
 	return nbr->cached[above];
+}
+
+/*
+ * A loader that copies tensors in reverse order, each one forwards with
+ * memcpy(), walks runs that ascend one below the other: each run ends
+ * where the one it walked before began. Its miss at the start of a run
+ * lies below the run before, by no more than the largest window, and
+ * every fault-around block of the run before is mapped (a random reader
+ * leaves some unmapped, even one that touches a tenth of the pages). The
+ * run before is the one a forward stream walked from its lowest miss up
+ * to its highest, after two misses that continued it at least (at a small
+ * read_ahead_kb, where the other threads' faults take stock's readahead
+ * state from each run, its misses may look dense or strided), or the one
+ * between a stream's two latest misses,
+ * one below the other, with the page above the fault not cached and the
+ * fault within a read-around window of the latest miss (at a large
+ * read_ahead_kb, where read-around's windows cover all but the starts of
+ * some runs).
+ */
+static bool rap_stream_descent(const struct rap_stream *s,
+			       const struct rap_stream_fault *f,
+			       const struct rap_cache_view *view)
+{
+	unsigned long fa = f->fault_around_pages ? f->fault_around_pages : 1;
+	unsigned long most = f->max_pages + fa;
+	pgoff_t lo, hi, p;
+
+	if (f->kind != RAP_MAP_AROUND || !view->mapped || s->descends)
+		return false;
+	if (s->delta > 0 && s->conf >= 2 && s->top - s->origin <= most) {
+		lo = s->origin;
+		hi = s->top;
+	} else if (!s->dense && s->delta < 0 && s->conf >= 1 &&
+		   (unsigned long)-s->delta <= most &&
+		   f->index < s->last && s->last - f->index <= f->stock_pages &&
+		   !view->has_folio(view->ctx, f->index + 1)) {
+		lo = s->last;
+		hi = s->last - s->delta;
+	} else {
+		return false;
+	}
+	if (f->index >= lo || lo - f->index > most || hi <= lo ||
+	    (hi - lo) / 2 <= 2 * fa)
+		return false;
+	for (p = lo + fa; p < hi; p += fa)
+		if (!view->mapped(view->ctx, p))
+			return false;
+	return true;
 }
 
 static enum rap_stream_match rap_stream_match(const struct rap_stream *s,
@@ -167,6 +216,8 @@ static enum rap_stream_match rap_stream_match(const struct rap_stream *s,
 	    dist <= reach && rap_stream_nbr_cached(nbr, f, !up) &&
 	    !rap_stream_nbr_cached(nbr, f, up))
 		return RAP_MATCH_DENSE;
+	if (rap_stream_descent(s, f, nbr->view))
+		return RAP_MATCH_DESCENT;
 	/*
 	 * A miss that is no dense one does not take a dense stream over:
 	 * it is the scan's jump elsewhere, and starts a stream of its own.
@@ -177,7 +228,26 @@ static enum rap_stream_match rap_stream_match(const struct rap_stream *s,
 	return RAP_MATCH_NONE;
 }
 
-/* The stream a miss continues, the most recent of the best matches */
+/*
+ * Of two streams a miss matches equally, the more recent continues; of two
+ * it is near, the nearer one: several readers of one mapping (a loader's
+ * threads) start streams a few thousand pages apart, and the latest of
+ * them need not be the reader's own.
+ */
+static bool rap_stream_better(const struct rap_stream_set *set,
+			      const struct rap_stream *s,
+			      const struct rap_stream *best,
+			      enum rap_stream_match m, pgoff_t index)
+{
+	unsigned long d = rap_absdiff(index, s->last);
+	unsigned long bd = rap_absdiff(index, best->last);
+
+	if (m == RAP_MATCH_NEAR && d != bd)
+		return d < bd;
+	return set->clock - s->age < set->clock - best->age;
+}
+
+/* The stream a miss continues, of the best matches (rap_stream_better()) */
 static struct rap_stream *rap_stream_find(struct rap_stream_set *set,
 					  const struct rap_stream_fault *f,
 					  const struct rap_cache_view *view,
@@ -193,7 +263,7 @@ static struct rap_stream *rap_stream_find(struct rap_stream_set *set,
 		enum rap_stream_match m = rap_stream_match(s, f, &nbr);
 
 		if (m > *how || (m && m == *how &&
-				 set->clock - s->age < set->clock - best->age)) {
+				 rap_stream_better(set, s, best, m, f->index))) {
 			best = s;
 			*how = m;
 		}
@@ -682,6 +752,76 @@ static bool rap_stream_sync(struct rap_stream *s,
 	return true;
 }
 
+/*
+ * A descent (rap_stream_descent()): its reader walks up from the fault to
+ * the run it walked before, then the runs below, each upwards. Read one
+ * largest window from the fault's folio up, marked on the first folio
+ * above the fault's that is not cached, so that its reader reads the
+ * window below at once; or, when read-around's window of the miss before
+ * left nothing above the fault to read, the window that ends with the
+ * fault's folio, marked on the folio below it, the end of the next run.
+ * From there on the stream reads down in windows marked at their top
+ * folio (rap_stream_async()), each hit by the run that ends there,
+ * before its reader starts the runs below it.
+ */
+static bool rap_stream_descend(struct rap_stream *s,
+			       const struct rap_stream_fault *f,
+			       const struct rap_cache_view *view,
+			       struct ra_policy_window *win, unsigned int *did)
+{
+	unsigned int order = rap_order_up(f->fault_around_pages);
+	unsigned long unit;
+	pgoff_t start, end, p;
+	unsigned int i;
+
+	if (order > f->max_order)
+		order = f->max_order;
+	unit = 1UL << order;
+	s->descends = true;
+	s->dense = true;
+	s->span = true;
+	s->runs = false;
+	s->adopted = false;
+	s->marked = false;
+	s->conf = RAP_STREAM_CONFIRM;
+	s->delta = -1;
+	s->delta2 = 0;
+	s->last = f->index;
+	s->unit_order = order;
+	s->window = rap_stream_max(s, f);
+	start = f->index & ~(unit - 1);
+	if (start < f->vma_start)
+		start = f->vma_start;
+	end = start + s->window;
+	if (end > f->vma_end || end < start)
+		end = f->vma_end;
+	if (!s->window || end <= f->index)
+		return false;
+	p = (f->index | (unit - 1)) + 1;
+	for (i = 0; i < RAP_STREAM_PROBES && p < end; i++, p += unit)
+		if (!view->has_folio(view->ctx, p))
+			break;
+	if (p < end && i < RAP_STREAM_PROBES) {
+		rap_stream_window(win, start, end, order);
+		rap_stream_mark(s, win, p);
+	} else {
+		end = (f->index | (unit - 1)) + 1;
+		if (end > f->vma_end || !end)
+			end = f->vma_end;
+		start = end > s->window ? end - s->window : 0;
+		if (start < f->vma_start)
+			start = f->vma_start;
+		rap_stream_window(win, start, end, order);
+		p = f->index & ~(unit - 1);
+		if (p > start && !view->has_folio(view->ctx, p - 1))
+			rap_stream_mark(s, win, p - 1);
+	}
+	s->done = start == f->vma_start;
+	s->next = start ? start - 1 : 0;
+	*did |= RAP_STREAM_DID_SYNC;
+	return true;
+}
+
 /* The stream's marker was hit: read its next window */
 static bool rap_stream_async(struct rap_stream *s,
 			     const struct rap_stream_fault *f,
@@ -777,12 +917,17 @@ bool rap_stream_decide(struct rap_stream_set *set,
 	if (!s) {
 		s = rap_stream_victim(set);
 		*s = (struct rap_stream){ .key = f->key, .last = f->index,
+					  .origin = f->index, .top = f->index,
 					  .used = true };
 		rap_stream_touch(set, s);
 		*did |= RAP_STREAM_DID_NEW;
 		return false;
 	}
 	rap_stream_touch(set, s);
+	if (how == RAP_MATCH_DESCENT)
+		return rap_stream_descend(s, f, view, win, did);
+	if (f->index > s->top)
+		s->top = f->index;
 	/* a stream that read ahead before keeps its way of reading */
 	again = s->conf >= RAP_STREAM_CONFIRM && s->window &&
 		(how == RAP_MATCH_SHORT || how == RAP_MATCH_SKIP);
@@ -790,6 +935,10 @@ bool rap_stream_decide(struct rap_stream_set *set,
 	case RAP_MATCH_NEAR:
 		s->conf = 1;
 		s->dense = false;
+		s->descends = false;
+		/* a run walked upwards begins at its lowest miss */
+		if (f->index < s->origin)
+			s->origin = f->index;
 		break;
 	case RAP_MATCH_DENSE:
 		/*

@@ -53,6 +53,8 @@ struct rap_stream_key {
 struct rap_stream {
 	struct rap_stream_key key;
 	pgoff_t last;		/* the latest page of the stream seen */
+	pgoff_t origin;		/* its lowest miss */
+	pgoff_t top;		/* its highest miss */
 	long delta;		/* pages from one touch to the next; 0: unknown */
 	long delta2;		/* the distance between the two misses before */
 	/* where its next window starts (forward) or ends (backward) */
@@ -74,6 +76,11 @@ struct rap_stream {
 	bool adopted;		/* its marker is stock's, see rap_stream_adopt() */
 	bool lost;		/* stock lost it once: it reads its own windows */
 	bool runs;		/* its misses alternate between two distances */
+	/*
+	 * a reader of runs that ascend one below the other, each ending
+	 * where the one before began: it reads the span below in windows
+	 */
+	bool descends;
 	u32 age;
 };
 
