@@ -34,15 +34,27 @@ static bool rap_has_range(const void *ctx, pgoff_t first, pgoff_t last)
 }
 
 /*
- * Under rcu_read_lock(), as every hook runs: a folio freed meanwhile is
- * still a struct folio to read, and the answer only a hint.
+ * Whether the folio at @index is mapped: a hint. The hooks run under
+ * rcu_read_lock() without a reference on the folio, which may be freed
+ * and reused meanwhile, so take one and check that it is still the
+ * mapping's, as filemap_get_entry() does, before reading its mapcount.
  */
 static bool rap_mapped(const void *ctx, pgoff_t index)
 {
 	const struct address_space *mapping = ctx;
-	void *entry = xa_load((struct xarray *)&mapping->i_pages, index);
+	XA_STATE(xas, (struct xarray *)&mapping->i_pages, index);
+	struct folio *folio;
+	bool mapped;
 
-	return entry && !xa_is_value(entry) && folio_mapped(entry);
+	do {
+		xas_reset(&xas);
+		folio = xas_load(&xas);
+	} while (xas_retry(&xas, folio));
+	if (!folio || xa_is_value(folio) || !folio_try_get(folio))
+		return false;
+	mapped = folio == xas_reload(&xas) && folio_mapped(folio);
+	folio_put(folio);
+	return mapped;
 }
 
 static void rap_count_window(enum rap_arm arm, enum ra_policy_point point,
