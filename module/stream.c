@@ -474,6 +474,50 @@ static bool rap_stream_span(struct rap_stream *s,
 }
 
 /*
+ * Whether its reader touched nothing between the stream's last two misses
+ * (no fault-around block between them is mapped): the distance between
+ * them is its stride, not the reach of the windows stock read around its
+ * touches, which hide a shorter stride (rap_stream_match()'s "shorter").
+ */
+static bool rap_stream_untouched(const struct rap_stream *s,
+				 const struct rap_stream_fault *f,
+				 const struct rap_cache_view *view)
+{
+	unsigned long fa = f->fault_around_pages ? f->fault_around_pages : 1;
+	pgoff_t prev = f->index - s->delta;
+	pgoff_t lo = prev < f->index ? prev : f->index;
+	pgoff_t hi = prev < f->index ? f->index : prev;
+	pgoff_t p;
+
+	if (!view->mapped)
+		return false;
+	for (p = (lo | (fa - 1)) + 1; p + fa <= (hi & ~(fa - 1)); p += fa)
+		if (view->mapped(view->ctx, p))
+			return false;
+	return true;
+}
+
+/*
+ * Whether a strided read-around stream reads stock's window around each
+ * touch, as stock does, ahead of its reader: while every touch is one of
+ * stock's misses (the stride is at least half a window, so no window of
+ * stock's holds the next touch) and stock still reads windows, which it
+ * stops doing after MMAP_LOTSAMISS (mm/filemap.c) misses in a row. The
+ * page cache is then left as stock leaves it, for whatever reads the file
+ * next: the benchmark of "filemap: use high-order folios in filemap sync
+ * RA" (https://lore.kernel.org/all/20260415192853.3470423-3-stepanov.anatoly@huawei.com/)
+ * reads one page per 4 MiB, then again over the pages read around them.
+ * Past that, the touched pages only.
+ */
+static bool rap_stream_around(const struct rap_stream *s,
+			      const struct rap_stream_fault *f,
+			      unsigned long step)
+{
+	return f->kind == RAP_MAP_AROUND && 2 * step >= f->stock_pages &&
+	       s->reads + RAP_STREAM_CONFIRM < RAP_STREAM_LOTSAMISS;
+}
+
+/*
  * The window of the stream's next touch @p, read now and marked at @p:
  * stock's window at its miss there (s->before pages below @p, s->window
  * in all), or @p's page alone for read-around, which stock stops reading
@@ -502,6 +546,13 @@ static bool rap_stream_replay_at(struct rap_stream *s,
 		return false;
 	rap_stream_window(win, start, end, s->unit_order);
 	rap_stream_mark(s, win, p);
+	if (s->reads < RAP_STREAM_LOTSAMISS)
+		s->reads++;
+	if (s->window > 1 && f->kind == RAP_MAP_AROUND &&
+	    !rap_stream_around(s, f, s->delta > 0 ? s->delta : -s->delta)) {
+		s->before = 0;
+		s->window = 1;
+	}
 	/* where stock would miss next: the first touch past this window */
 	at = *s;
 	at.last = p;
@@ -701,7 +752,9 @@ static bool rap_stream_sync(struct rap_stream *s,
 			s->before = f->index - f->stock_start;
 			s->window = f->stock_pages;
 		}
-		if (f->kind != RAP_MAP_SEQ) {
+		if (f->kind != RAP_MAP_SEQ &&
+		    !(rap_stream_around(s, f, step) &&
+		      rap_stream_untouched(s, f, view))) {
 			s->before = 0;
 			s->window = 1;
 		}

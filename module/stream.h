@@ -41,6 +41,8 @@ typedef unsigned int u32;
  * then), the third dense one
  */
 #define RAP_STREAM_CONFIRM	3
+/* Read-around misses after which stock reads only the faulting page */
+#define RAP_STREAM_LOTSAMISS	100
 
 /* Which file: compared, never dereferenced */
 struct rap_stream_key {
@@ -63,6 +65,7 @@ struct rap_stream {
 	unsigned long window;	/* pages of its last window */
 	unsigned long before;	/* pages of stock's window below its miss */
 	unsigned int conf;	/* misses that continued it */
+	unsigned int reads;	/* windows it read one touch at a time */
 	unsigned int unit_order;	/* folio order of its windows and marker */
 	bool used;
 	bool marked;		/* a window of it carries a marker */
