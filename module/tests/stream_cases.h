@@ -258,6 +258,30 @@ static u32 rap_sim_rand(u32 *state)
 }
 
 /*
+ * Random touches of one page in @one_in, the same ones without and with
+ * the tracker: it reads nothing, and stock's misses and reads stay.
+ */
+static void rap_sim_random_is_stock(struct rap_test *t, unsigned long ra,
+				    enum rap_mapping_kind kind,
+				    unsigned long one_in, u32 seed)
+{
+	unsigned long i;
+
+	rap_sim_init(&rap_sim_a, RAP_SIM_PAGES, ra, kind, false);
+	rap_sim_init(&rap_sim_b, RAP_SIM_PAGES, ra, kind, true);
+	for (i = 0; i < RAP_SIM_PAGES / one_in; i++) {
+		pgoff_t p = rap_sim_rand(&seed) % RAP_SIM_PAGES;
+
+		rap_sim_touch(&rap_sim_a, p);
+		rap_sim_touch(&rap_sim_b, p);
+	}
+	RAP_EXPECT(t, rap_sim_b.sync_replaced == 0);
+	RAP_EXPECT(t, rap_sim_b.async_replaced == 0);
+	RAP_EXPECT(t, rap_sim_b.misses == rap_sim_a.misses);
+	RAP_EXPECT(t, rap_sim_b.pages_read == rap_sim_a.pages_read);
+}
+
+/*
  * Strided streams, 16 to 1024 pages apart, up and down, with read-around
  * and VM_SEQ_READ at read_ahead_kb 128 and 8192: the tracker takes at
  * most 8 misses for the walk and reads no more than stock.
@@ -342,25 +366,14 @@ static void rap_case_stream_random_is_stock(struct rap_test *t)
 	static const enum rap_mapping_kind kinds[] = { RAP_MAP_AROUND,
 						       RAP_MAP_SEQ };
 	static const unsigned long ras[] = { 32, 2048 };
-	unsigned int k, r, i, n;
+	unsigned int k, r, n;
 
 	for (n = 0; n < 200 * ARRAY_SIZE(ras) * ARRAY_SIZE(kinds); n++) {
 		u32 seed = n / 4 + 1;
 
 		k = n % ARRAY_SIZE(kinds);
 		r = n / ARRAY_SIZE(kinds) % ARRAY_SIZE(ras);
-		rap_sim_init(&rap_sim_a, RAP_SIM_PAGES, ras[r], kinds[k], false);
-		rap_sim_init(&rap_sim_b, RAP_SIM_PAGES, ras[r], kinds[k], true);
-		for (i = 0; i < RAP_SIM_PAGES / 100; i++) {
-			pgoff_t p = rap_sim_rand(&seed) % RAP_SIM_PAGES;
-
-			rap_sim_touch(&rap_sim_a, p);
-			rap_sim_touch(&rap_sim_b, p);
-		}
-		RAP_EXPECT(t, rap_sim_b.sync_replaced == 0);
-		RAP_EXPECT(t, rap_sim_b.async_replaced == 0);
-		RAP_EXPECT(t, rap_sim_b.misses == rap_sim_a.misses);
-		RAP_EXPECT(t, rap_sim_b.pages_read == rap_sim_a.pages_read);
+		rap_sim_random_is_stock(t, ras[r], kinds[k], 100, seed);
 	}
 }
 
@@ -669,26 +682,13 @@ static void rap_case_stream_tensors_around(struct rap_test *t)
 static void rap_case_stream_random_dense_is_stock(struct rap_test *t)
 {
 	static const unsigned long ras[] = { 32, 2048 };
-	unsigned int r, i, n;
+	unsigned int r, n;
 
 	for (n = 0; n < 100 * ARRAY_SIZE(ras); n++) {
 		u32 seed = n / ARRAY_SIZE(ras) + 1;
 
 		r = n % ARRAY_SIZE(ras);
-		rap_sim_init(&rap_sim_a, RAP_SIM_PAGES, ras[r], RAP_MAP_AROUND,
-			     false);
-		rap_sim_init(&rap_sim_b, RAP_SIM_PAGES, ras[r], RAP_MAP_AROUND,
-			     true);
-		for (i = 0; i < RAP_SIM_PAGES / 10; i++) {
-			pgoff_t p = rap_sim_rand(&seed) % RAP_SIM_PAGES;
-
-			rap_sim_touch(&rap_sim_a, p);
-			rap_sim_touch(&rap_sim_b, p);
-		}
-		RAP_EXPECT(t, rap_sim_b.sync_replaced == 0);
-		RAP_EXPECT(t, rap_sim_b.async_replaced == 0);
-		RAP_EXPECT(t, rap_sim_b.misses == rap_sim_a.misses);
-		RAP_EXPECT(t, rap_sim_b.pages_read == rap_sim_a.pages_read);
+		rap_sim_random_is_stock(t, ras[r], RAP_MAP_AROUND, 10, seed);
 	}
 }
 
