@@ -217,9 +217,10 @@ int cmd_profile(struct ctx *c, int argc, char **argv)
 	if (ret)
 		return ret;
 	profile_values(pr, &pv);
-	if (nops == 1)
-		return arm_available(c, &s, &pv) ?:
-		       apply_report(c, w, plan_arm(w, arm, &s.arm[arm], &pv));
+	if (nops == 1) {
+		ret = arm_available(c, &s, &pv);
+		return ret ? ret : apply_report(c, w, plan_arm(w, arm, &s.arm[arm], &pv));
+	}
 	snprintf(prefix, sizeof(prefix), "arm %c: ", 'A' + arm);
 	return print_profile(c->out, &s.arm[arm], prefix, pr) ? RC_ERR : RC_OK;
 }
