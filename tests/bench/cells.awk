@@ -97,3 +97,24 @@ function advname(a) {
 	if (a == "willneed") return "MADV_WILLNEED"
 	return a
 }
+
+# a KEY<TAB>VALUE line of a meta file into meta[]
+function read_meta(    i) {
+	i = index($0, "\t")
+	if (i)
+		meta[substr($0, 1, i - 1)] = substr($0, i + 1)
+}
+
+# a walk of a results file (KERNEL WORKLOAD SETTING REP MAJOR MINOR
+# SECTORS IOS PMD_KB RSS_KB WALL_MS DECISIONS TOOK) into its cell
+function read_walk(    k, n) {
+	k = $1 SUBSEP $2 SUBSEP $3
+	n = ++cnt[k]
+	V["major", k, n] = $5; V["minor", k, n] = $6; V["sectors", k, n] = $7
+	V["ios", k, n] = $8; V["pmd", k, n] = $9; V["rss", k, n] = $10
+	V["ms", k, n] = $11; V["dec", k, n] = $12
+	if ($5 < 0 || $11 < 0)
+		bad[k]++
+	if ($13 == "0")
+		nottook[k]++
+}

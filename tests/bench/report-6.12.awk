@@ -42,20 +42,11 @@ nfile == 1 && $1 == "p" {
 	next
 }
 nfile == 2 {
-	i = index($0, "\t")
-	if (i)
-		meta[substr($0, 1, i - 1)] = substr($0, i + 1)
+	read_meta()
 	next
 }
 (nfile == 3 || nfile == 4) && NF >= 13 {
-	k = $1 SUBSEP $2 SUBSEP $3
-	n = ++cnt[k]
-	V["major", k, n] = $5; V["sectors", k, n] = $7; V["pmd", k, n] = $9
-	V["ms", k, n] = $11
-	if ($5 < 0 || $11 < 0)
-		bad[k]++
-	if ($13 == "0")
-		nottook[k]++
+	read_walk()
 	seen[$1] = 1
 	next
 }
