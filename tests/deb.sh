@@ -240,6 +240,16 @@ echo "$out" | grep -v '^Get:\|^Fetched\|^W: Download' | tail -n 2 | comment
 	[ "$(grep -c '=m$' "$config")" -gt 1000 ]
 tap $? "Debian's distribution config (linux-config-7.3) with the series keeps CONFIG_READAHEAD_POLICY=y"
 
+# 6.12 takes its own series (patches/6.12/) and trixie's linux-config-6.12.
+out=$(KERNEL_SERIES=6.12 KERNEL_DEB_CONFIG=debian bash "$top/tests/kernel/kernel-deb.sh" --config-only 2>&1)
+rc=$?
+config=$(echo "$out" | tail -n 1)
+echo "$out" | grep -v '^Get:\|^Fetched\|^W: Download' | tail -n 2 | comment
+[ "$rc" = 0 ] && grep -qx CONFIG_READAHEAD_POLICY=y "$config" &&
+	grep -q '^# Linux/x86 6\.12\.' "$config" &&
+	[ "$(grep -c '=m$' "$config")" -gt 1000 ]
+tap $? "KERNEL_SERIES=6.12: patches/6.12 apply and Debian's linux-config-6.12 keeps CONFIG_READAHEAD_POLICY=y"
+
 # --- the README's Installing section, as written --------------------------------------------
 while IFS= read -r line; do
 	case $line in

@@ -78,11 +78,10 @@ test)
 	localversion=-rapolicy ;;
 esac
 
-series_files=()
-while read -r p; do
-	case $p in ''|'#'*) continue ;; esac
-	series_files+=("$RAPOLICY_TOP/patches/$p")
-done <"$RAPOLICY_TOP/patches/series"
+# The same patches as the test kernel of this series (patches/6.12/ for
+# 6.12, the 7.2 prerequisites first for 7.2).
+mapfile -t series_files < <(kernel_series_patches)
+[ ${#series_files[@]} -gt 0 ] || die "no patches for KERNEL_SERIES=$KERNEL_SERIES"
 
 key=$( {
 	echo "$version $kind $localversion"
