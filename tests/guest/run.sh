@@ -5,6 +5,8 @@ here=$(dirname "$0")
 
 check "kernel has the readahead policy hooks" grep -q ' readahead_policy_register$' /proc/kallsyms
 check "scratch is ext4" grep -q " $SCRATCH ext4 " /proc/mounts
+check "khugepaged is parked (tests/vm/init), so walks do not race its collapse_file() reads" \
+	grep -qx 4294967295 /sys/kernel/mm/transparent_hugepage/khugepaged/scan_sleep_millisecs
 sh "$here/kunit.sh"
 sh "$here/neutrality.sh" check "no policy registered"
 [ -x "$here/policies.sh" ] && sh "$here/policies.sh"

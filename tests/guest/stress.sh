@@ -12,7 +12,8 @@
 # unloads and reloads rapolicy.ko (sometimes with module parameters); a
 # mutator truncates, punches holes in (STRESS_PUNCH, default /add/punch),
 # rewrites, unlinks and recreates the victim files while they are walked,
-# and drops the page cache.
+# and drops the page cache; khugepaged collapses the walked files every
+# 100 ms.
 #
 # Then, with every policy off and the module loaded, a subset of the
 # neutrality walks must match stock-7.3.4.txt, kmemleak must find nothing
@@ -311,6 +312,13 @@ done
 [ -x "$PUNCH" ] || { echo "# no $PUNCH"; setup=1; }
 tap $setup "stress files on $SCRATCH and the punch helper"
 
+# khugepaged, parked by the guest's init, scans every 100 ms during the
+# load: its collapses (and the reads they do) race the walkers, the
+# truncates and hole punches, and the hooks.
+KHUGEPAGED=/sys/kernel/mm/transparent_hugepage/khugepaged
+echo 100 >"$KHUGEPAGED/scan_sleep_millisecs"
+tap $? "khugepaged scans every 100 ms during the load"
+collapsed0=$(cat "$KHUGEPAGED/pages_collapsed")
 start=$(now_s)
 echo "# setup done, up $(uptime_s) s"
 stop_at=$((start + DURATION))
@@ -330,6 +338,8 @@ mutator &
 pids="$pids $!"
 wait $pids
 took=$(($(now_s) - start))
+echo 4294967295 >"$KHUGEPAGED/scan_sleep_millisecs"
+echo "# khugepaged collapsed $(($(cat "$KHUGEPAGED/pages_collapsed") - collapsed0)) pages during the load, then parked again"
 checks=$(now_s)
 
 # --- what ran ----------------------------------------------------------
