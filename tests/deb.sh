@@ -9,7 +9,7 @@
 # kernel's headers are installed); `dkms build` against the patched test
 # kernel builds rapolicy.ko, the guest boots and loads that file; purge
 # leaves nothing behind. Whatever happens, the packages are purged and what
-# the test created is removed (trap). Then `make kernel-deb` with the test
+# the test created is removed (trap). Then `make kernel-deb` for 6.12 and 7.3 with the test
 # config (the image package must carry CONFIG_READAHEAD_POLICY=y), the
 # Debian config as far as kconfig, and tests/readme-install.sh (the
 # README's Installing section, run as written).
@@ -214,41 +214,39 @@ tap $? "nothing left behind: no /usr/src/rapolicy-*, DKMS tree, module file, too
 
 # --- make kernel-deb ------------------------------------------------------------------
 # The test config only (the Debian one takes hours): with ccache warm from
-# the test kernel, minutes. Then the Debian config as far as kconfig.
-start=$(date +%s)
-out=$(env KERNEL_DEB_CONFIG=test make -C "$top" --no-print-directory kernel-deb 2>&1)
-rc=$?
-echo "$out" | grep -v '^\[rapolicy\] \.\.\.' | tail -n 4 | comment
-tap $rc "make kernel-deb KERNEL_DEB_CONFIG=test ($(($(date +%s) - start)) s)"
-image=
-for f in "$top"/build/kernel-deb/linux-image-*.deb; do
-	case $f in *-dbg_*) ;; *) [ ! -f "$f" ] || image=$f ;; esac
-done
-headers=$(ls "$top"/build/kernel-deb/linux-headers-*.deb 2>/dev/null | head -n 1)
-mkdir -p "$work/image"
-[ -n "$image" ] && dpkg-deb -x "$image" "$work/image" 2>/dev/null
-grep -H READAHEAD_POLICY "$work"/image/boot/config-* 2>/dev/null | comment
-[ -n "$image" ] && [ -n "$headers" ] && grep -qx CONFIG_READAHEAD_POLICY=y "$work"/image/boot/config-* &&
-	[ -f "$(ls "$work"/image/boot/vmlinuz-* 2>/dev/null | head -n 1)" ]
-tap $? "linux-image (vmlinuz, /boot/config with CONFIG_READAHEAD_POLICY=y) and linux-headers packages"
+# the test kernel, about a minute. Then the Debian config as far as kconfig.
+# 6.12 first (its own series, patches/6.12/, and trixie's linux-config-6.12),
+# so build/kernel-deb/ holds the 7.3 packages that readme-install.sh installs.
+kernel_deb() {
+	local series=$1 linux=$1. start rc out image headers config
+	start=$(date +%s)
+	out=$(env KERNEL_SERIES="$series" KERNEL_DEB_CONFIG=test make -C "$top" --no-print-directory kernel-deb 2>&1)
+	rc=$?
+	echo "$out" | grep -v '^\[rapolicy\] \.\.\.' | tail -n 4 | comment
+	tap $rc "KERNEL_SERIES=$series make kernel-deb KERNEL_DEB_CONFIG=test ($(($(date +%s) - start)) s)"
+	image=
+	for f in "$top"/build/kernel-deb/linux-image-"$linux"*.deb; do
+		case $f in *-dbg_*) ;; *) [ ! -f "$f" ] || image=$f ;; esac
+	done
+	headers=$(ls "$top"/build/kernel-deb/linux-headers-"$linux"*.deb 2>/dev/null | head -n 1)
+	rm -rf "$work/image"
+	mkdir -p "$work/image"
+	[ -n "$image" ] && dpkg-deb -x "$image" "$work/image" 2>/dev/null
+	grep -H READAHEAD_POLICY "$work"/image/boot/config-* 2>/dev/null | comment
+	[ -n "$image" ] && [ -n "$headers" ] && grep -qx CONFIG_READAHEAD_POLICY=y "$work"/image/boot/config-* &&
+		[ -f "$(ls "$work"/image/boot/vmlinuz-* 2>/dev/null | head -n 1)" ]
+	tap $? "linux-image-$linux* (vmlinuz, /boot/config with CONFIG_READAHEAD_POLICY=y) and linux-headers packages"
 
-out=$(KERNEL_DEB_CONFIG=debian bash "$top/tests/kernel/kernel-deb.sh" --config-only 2>&1)
-rc=$?
-config=$(echo "$out" | tail -n 1)
-echo "$out" | grep -v '^Get:\|^Fetched\|^W: Download' | tail -n 2 | comment
-[ "$rc" = 0 ] && grep -qx CONFIG_READAHEAD_POLICY=y "$config" && grep -qx CONFIG_DEBUG_INFO_NONE=y "$config" &&
-	[ "$(grep -c '=m$' "$config")" -gt 1000 ]
-tap $? "Debian's distribution config (linux-config-7.3) with the series keeps CONFIG_READAHEAD_POLICY=y"
-
-# 6.12 takes its own series (patches/6.12/) and trixie's linux-config-6.12.
-out=$(KERNEL_SERIES=6.12 KERNEL_DEB_CONFIG=debian bash "$top/tests/kernel/kernel-deb.sh" --config-only 2>&1)
-rc=$?
-config=$(echo "$out" | tail -n 1)
-echo "$out" | grep -v '^Get:\|^Fetched\|^W: Download' | tail -n 2 | comment
-[ "$rc" = 0 ] && grep -qx CONFIG_READAHEAD_POLICY=y "$config" &&
-	grep -q '^# Linux/x86 6\.12\.' "$config" &&
-	[ "$(grep -c '=m$' "$config")" -gt 1000 ]
-tap $? "KERNEL_SERIES=6.12: patches/6.12 apply and Debian's linux-config-6.12 keeps CONFIG_READAHEAD_POLICY=y"
+	out=$(KERNEL_SERIES=$series KERNEL_DEB_CONFIG=debian bash "$top/tests/kernel/kernel-deb.sh" --config-only 2>&1)
+	rc=$?
+	config=$(echo "$out" | tail -n 1)
+	echo "$out" | grep -v '^Get:\|^Fetched\|^W: Download' | tail -n 2 | comment
+	[ "$rc" = 0 ] && grep -qx CONFIG_READAHEAD_POLICY=y "$config" && grep -qx CONFIG_DEBUG_INFO_NONE=y "$config" &&
+		grep -q "^# Linux/x86 $linux" "$config" && [ "$(grep -c '=m$' "$config")" -gt 1000 ]
+	tap $? "Debian's distribution config (linux-config-$series) with the $series series keeps CONFIG_READAHEAD_POLICY=y"
+}
+kernel_deb 6.12
+kernel_deb 7.3
 
 # --- the README's Installing section, as written --------------------------------------------
 while IFS= read -r line; do
