@@ -234,6 +234,7 @@ function setup(    i, w, s, c) {
 	print "| VM | QEMU " qemuver() ", " m("patched.accel") ", " m("cpus") " vCPUs, " m("mem") " MiB; host: " m("host_cpu") ", " m("host_cores") " cores |"
 	print "| disk | " m("patched.fs") " on virtio-blk, a sparse 4 GiB image, `cache=unsafe`; throttle: " throttle() " |"
 	print "| walks | one byte per page touched, cold page cache (rawalk default; `remap-warm` excepted), " m("reps") " repetitions per cell (`remap-warm`: 5 walks in each) |"
+	print "| THP | `transparent_hugepage/enabled`: " m("patched.thp") "; khugepaged's scan_sleep_millisecs " m("patched.khugepaged_sleep_ms") " (tests/vm/init parks it: its collapse_file() reads ahead of a MADV_HUGEPAGE walker when a scan meets the walk, which made fault counts depend on timing) |"
 	print "| runtime | " runtime() " |"
 	print "| other load on the host | " hostload() " |"
 	print ""

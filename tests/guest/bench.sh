@@ -53,6 +53,7 @@ echo "@meta mem_kb $(sed -n 's/^MemTotal: *\([0-9]*\).*/\1/p' /proc/meminfo)"
 echo "@meta cpus $(grep -c ^processor /proc/cpuinfo)"
 echo "@meta fs $(sed -n "s|^[^ ]* $SCRATCH \([^ ]*\) .*|\1|p" /proc/mounts)"
 echo "@meta thp $(cat /sys/kernel/mm/transparent_hugepage/enabled)"
+echo "@meta khugepaged_sleep_ms $(cat /sys/kernel/mm/transparent_hugepage/khugepaged/scan_sleep_millisecs)"
 
 # Every policy file of the module and its stock value, the first one it
 # lists (ABI: each policy defaults to its first value, the stock kernel's
