@@ -46,9 +46,11 @@ u32 rap_stream_hash(const struct rap_stream_key *key)
 	return (u32)(h >> 32);
 }
 
-static void rap_stream_touch(struct rap_stream_set *set, struct rap_stream *s)
+static void rap_stream_touch(struct rap_stream_set *set, struct rap_stream *s,
+			     const struct rap_stream_fault *f)
 {
 	s->age = ++set->clock;
+	s->reader = f->reader;
 }
 
 /*
@@ -962,7 +964,7 @@ bool rap_stream_decide(struct rap_stream_set *set,
 		s = rap_stream_marked(set, f);
 		if (!s)
 			return false;
-		rap_stream_touch(set, s);
+		rap_stream_touch(set, s, f);
 		return rap_stream_async(s, f, view, win, did);
 	}
 
@@ -972,11 +974,11 @@ bool rap_stream_decide(struct rap_stream_set *set,
 		*s = (struct rap_stream){ .key = f->key, .last = f->index,
 					  .origin = f->index, .top = f->index,
 					  .used = true };
-		rap_stream_touch(set, s);
+		rap_stream_touch(set, s, f);
 		*did |= RAP_STREAM_DID_NEW;
 		return false;
 	}
-	rap_stream_touch(set, s);
+	rap_stream_touch(set, s, f);
 	if (how == RAP_MATCH_DESCENT)
 		return rap_stream_descend(s, f, view, win, did);
 	if (f->index > s->top)

@@ -85,6 +85,7 @@ struct rap_stream {
 	 */
 	bool descends;
 	u32 age;
+	u32 reader;		/* the task of its latest fault */
 };
 
 struct rap_stream_set {
@@ -95,6 +96,7 @@ struct rap_stream_set {
 /* A fault, as the tracker sees it */
 struct rap_stream_fault {
 	struct rap_stream_key key;
+	u32 reader;			/* the faulting task: compared only */
 	enum ra_policy_point point;
 	enum rap_mapping_kind kind;
 	pgoff_t index;			/* the faulting page */

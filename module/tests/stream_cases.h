@@ -28,6 +28,7 @@ struct rap_sim {
 	enum rap_mapping_kind kind;
 	bool tracker;
 	u64 generation;
+	u32 reader;			/* the task that touches next */
 	/* stock's async state: its last window */
 	pgoff_t ra_start;
 	unsigned long ra_size, ra_async;
@@ -113,6 +114,7 @@ static bool rap_sim_decide(struct rap_sim *sim, enum ra_policy_point point,
 	struct rap_stream_fault f = {
 		.key = { .inode = 0x1000, .ino = 12, .dev = 8,
 			 .generation = (u32)sim->generation },
+		.reader = sim->reader,
 		.point = point,
 		.kind = sim->kind,
 		.index = index,
@@ -551,6 +553,7 @@ static void rap_sim_tensors(struct rap_sim *sim, unsigned int threads,
 			if (k[i] == per)
 				continue;
 			busy++;
+			sim->reader = i;
 			t = i * per + (reverse ? per - 1 - k[i] : k[i]);
 			b = RAP_SIM_HEADER + t / 4 * group;
 			for (j = 0; j < t % 4; j++)
