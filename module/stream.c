@@ -223,9 +223,13 @@ static enum rap_stream_match rap_stream_match(const struct rap_stream *s,
 	/*
 	 * A miss that is no dense one does not take a dense stream over:
 	 * it is the scan's jump elsewhere, and starts a stream of its own.
+	 * Nor does another task's miss take a young stream over: a loader's
+	 * threads walk shares a few thousand pages apart, and one thread's
+	 * jump to its next tensor would restart another's stream, which
+	 * then misses on and descends late or never.
 	 */
 	if (s->conf < RAP_STREAM_CONFIRM && !s->dense &&
-	    dist <= RAP_STREAM_MAX_DELTA)
+	    s->reader == f->reader && dist <= RAP_STREAM_MAX_DELTA)
 		return RAP_MATCH_NEAR;
 	return RAP_MATCH_NONE;
 }
