@@ -145,7 +145,8 @@ static bool rap_stream_descent(const struct rap_stream *s,
 
 	if (f->kind != RAP_MAP_AROUND || !view->mapped || s->descends)
 		return false;
-	if (s->delta > 0 && s->conf >= 2 && s->top - s->origin <= most) {
+	if (s->delta > 0 && s->misses >= RAP_STREAM_CONFIRM &&
+	    s->top - s->origin <= most) {
 		lo = s->origin;
 		hi = s->top;
 	} else if (!s->dense && s->delta < 0 && s->conf >= 1 &&
@@ -977,7 +978,7 @@ bool rap_stream_decide(struct rap_stream_set *set,
 		s = rap_stream_victim(set);
 		*s = (struct rap_stream){ .key = f->key, .last = f->index,
 					  .origin = f->index, .top = f->index,
-					  .used = true };
+					  .misses = 1, .used = true };
 		rap_stream_touch(set, s, f);
 		*did |= RAP_STREAM_DID_NEW;
 		return false;
@@ -990,9 +991,12 @@ bool rap_stream_decide(struct rap_stream_set *set,
 	/* a stream that read ahead before keeps its way of reading */
 	again = s->conf >= RAP_STREAM_CONFIRM && s->window &&
 		(how == RAP_MATCH_SHORT || how == RAP_MATCH_SKIP);
+	if (s->misses < RAP_STREAM_CONFIRM)
+		s->misses++;
 	switch (how) {
 	case RAP_MATCH_NEAR:
 		s->conf = 1;
+		s->misses = 2;
 		s->dense = false;
 		s->descends = false;
 		/* a run walked upwards begins at its lowest miss */

@@ -762,6 +762,64 @@ static void rap_case_stream_loader_64mib(struct rap_test *t)
 }
 
 /*
+ * The first tensor of a loader thread at read_ahead_kb 128, as traced in
+ * the guest (64 MiB file, 4 threads, reverse order): memcpy() touches the
+ * tensor's first page, then its last (glibc loads the tail first), then
+ * the rest upwards, and misses every few dozen pages (stock's readahead
+ * goes to the other threads); then the thread starts the tensor below.
+ * The stream's misses after the start continued it as near, dense or
+ * stride matches in turn, each kind starting its count afresh, so it never
+ * had two matches of one kind in a row: yet the run was walked whole and
+ * the miss below it descends. @miss: the tensor's misses in order, the
+ * first its start, the second its tail; @below: the next tensor's start.
+ */
+static bool rap_sim_first_tensor(const pgoff_t *miss, unsigned int n,
+				 pgoff_t below, pgoff_t *win_start)
+{
+	struct ra_policy_window win = { 0 };
+	pgoff_t start = miss[0], tail = miss[1], i;
+	unsigned int k;
+
+	rap_sim_init(&rap_sim_b, RAP_SIM_PAGES, 32, RAP_MAP_AROUND, true);
+	for (k = 0; k < n; k++) {
+		/* what the thread copied up to the miss (the tail first) */
+		for (i = start; k >= 2 && i < miss[k]; i++)
+			rap_sim_b.page[i] = RAP_SIM_CACHED | RAP_SIM_MAPPED;
+		if (rap_sim_decide(&rap_sim_b, RA_POLICY_SYNC_AROUND, miss[k],
+				   &win))
+			return false;
+		/* stock's read-around window, the fault's block mapped */
+		for (i = miss[k] - 16; i < miss[k] + 16; i++)
+			rap_sim_b.page[i] |= RAP_SIM_CACHED;
+		for (i = miss[k] & ~15UL; i < (miss[k] | 15) + 1; i++)
+			rap_sim_b.page[i] |= RAP_SIM_MAPPED;
+	}
+	for (i = start; i <= tail; i++)
+		rap_sim_b.page[i] = RAP_SIM_CACHED | RAP_SIM_MAPPED;
+	win = (struct ra_policy_window){ 0 };
+	if (!rap_sim_decide(&rap_sim_b, RA_POLICY_SYNC_AROUND, below, &win))
+		return false;
+	*win_start = win.start;
+	return win.start <= below && win.start + win.size > below &&
+	       win.async_size;
+}
+
+static void rap_case_stream_loader_first_tensor(struct rap_test *t)
+{
+	/* thread 1: a 1 MiB tensor; near, near, dense */
+	static const pgoff_t t13[] = { 7957, 8213, 8032, 8128 };
+	/* thread 0: 4 MiB + 12 KiB; near, near, dense, stride, dense... */
+	static const pgoff_t t6[] = { 3591, 4618, 3648, 3712, 3776, 3824,
+				      3872, 3936 };
+	pgoff_t start = 0;
+
+	RAP_EXPECT(t, rap_sim_first_tensor(t13, ARRAY_SIZE(t13), 6933,
+					   &start));
+	RAP_EXPECT(t, rap_sim_first_tensor(t6, ARRAY_SIZE(t6), 3335,
+					   &start));
+}
+
+/*
  * Random touches of a tenth of the pages with read-around, at
  * read_ahead_kb 128 and 8192: dense streams come and go among them, and
  * pages next to each other get mapped, yet the tracker reads nothing.
@@ -959,6 +1017,7 @@ static const struct rap_stream_case rap_stream_cases[] = {
 	{ "stream_tensor_misses", rap_case_stream_tensor_misses },
 	{ "stream_tensors_around", rap_case_stream_tensors_around },
 	{ "stream_loader_64mib", rap_case_stream_loader_64mib },
+	{ "stream_loader_first_tensor", rap_case_stream_loader_first_tensor },
 	{ "stream_random_dense_is_stock", rap_case_stream_random_dense_is_stock },
 	{ "stream_two_readers", rap_case_stream_two_readers },
 	{ "stream_lru", rap_case_stream_lru },
