@@ -145,7 +145,7 @@ static bool rap_stream_descent(const struct rap_stream *s,
 
 	if (f->kind != RAP_MAP_AROUND || !view->mapped || s->descends)
 		return false;
-	if (s->delta > 0 && s->misses >= RAP_STREAM_CONFIRM &&
+	if (s->last > s->origin && s->misses >= RAP_STREAM_CONFIRM &&
 	    s->top - s->origin <= most) {
 		lo = s->origin;
 		hi = s->top;
@@ -269,7 +269,12 @@ static struct rap_stream *rap_stream_find(struct rap_stream_set *set,
 		struct rap_stream *s = &set->way[i];
 		enum rap_stream_match m = rap_stream_match(s, f, &nbr);
 
-		if (m > *how || (m && m == *how &&
+		if (m && s->reader != f->reader && best &&
+		    best->reader == f->reader)
+			continue;
+		if ((m && best && s->reader == f->reader &&
+		     best->reader != f->reader) ||
+		    m > *how || (m && m == *how &&
 				 rap_stream_better(set, s, best, m, f->index))) {
 			best = s;
 			*how = m;
@@ -996,7 +1001,6 @@ bool rap_stream_decide(struct rap_stream_set *set,
 	switch (how) {
 	case RAP_MATCH_NEAR:
 		s->conf = 1;
-		s->misses = 2;
 		s->dense = false;
 		s->descends = false;
 		/* a run walked upwards begins at its lowest miss */

@@ -769,9 +769,10 @@ static void rap_case_stream_loader_64mib(struct rap_test *t)
  * goes to the other threads); then the thread starts the tensor below.
  * The stream's misses after the start continued it as near, dense or
  * stride matches in turn, each kind starting its count afresh, so it never
- * had two matches of one kind in a row: yet the run was walked whole and
- * the miss below it descends. @miss: the tensor's misses in order, the
- * first its start, the second its tail; @below: the next tensor's start.
+ * had two matches of one kind in a row, and its latest miss may lie below
+ * the one before (the tail): yet the run was walked whole and the miss
+ * below it descends. @miss: the tensor's misses in order, the first its
+ * start, the second its tail; @below: the next tensor's start.
  */
 static bool rap_sim_first_tensor(const pgoff_t *miss, unsigned int n,
 				 pgoff_t below, pgoff_t *win_start)
@@ -780,7 +781,7 @@ static bool rap_sim_first_tensor(const pgoff_t *miss, unsigned int n,
 	pgoff_t start = miss[0], tail = miss[1], i;
 	unsigned int k;
 
-	rap_sim_init(&rap_sim_b, RAP_SIM_PAGES, 32, RAP_MAP_AROUND, true);
+	rap_sim_b.reader = 1;
 	for (k = 0; k < n; k++) {
 		/* what the thread copied up to the miss (the tail first) */
 		for (i = start; k >= 2 && i < miss[k]; i++)
@@ -811,11 +812,31 @@ static void rap_case_stream_loader_first_tensor(struct rap_test *t)
 	/* thread 0: 4 MiB + 12 KiB; near, near, dense, stride, dense... */
 	static const pgoff_t t6[] = { 3591, 4618, 3648, 3712, 3776, 3824,
 				      3872, 3936 };
-	pgoff_t start = 0;
+	/* thread 1 again: one miss after the tail, below it */
+	static const pgoff_t t13b[] = { 7957, 8213, 8064 };
+	struct ra_policy_window win;
+	pgoff_t start = 0, p, i;
 
+	rap_sim_init(&rap_sim_b, RAP_SIM_PAGES, 32, RAP_MAP_AROUND, true);
 	RAP_EXPECT(t, rap_sim_first_tensor(t13, ARRAY_SIZE(t13), 6933,
 					   &start));
+	rap_sim_init(&rap_sim_b, RAP_SIM_PAGES, 32, RAP_MAP_AROUND, true);
 	RAP_EXPECT(t, rap_sim_first_tensor(t6, ARRAY_SIZE(t6), 3335,
+					   &start));
+	/*
+	 * Another thread's dense stream a few hundred pages below (a
+	 * descent that read on below its own share), which the miss in the
+	 * tensor would continue as a dense one: the thread's own stream
+	 * takes it.
+	 */
+	rap_sim_init(&rap_sim_b, RAP_SIM_PAGES, 32, RAP_MAP_AROUND, true);
+	rap_sim_b.reader = 2;
+	for (p = 7400; p <= 7550; p += 50) {
+		for (i = p - 50; i < p; i++)
+			rap_sim_b.page[i] = RAP_SIM_CACHED | RAP_SIM_MAPPED;
+		rap_sim_decide(&rap_sim_b, RA_POLICY_SYNC_AROUND, p, &win);
+	}
+	RAP_EXPECT(t, rap_sim_first_tensor(t13b, ARRAY_SIZE(t13b), 6933,
 					   &start));
 }
 
