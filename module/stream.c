@@ -254,7 +254,14 @@ static bool rap_stream_better(const struct rap_stream_set *set,
 	return set->clock - s->age < set->clock - best->age;
 }
 
-/* The stream a miss continues, of the best matches (rap_stream_better()) */
+/*
+ * The stream a miss continues: the best match (rap_stream_better()) of
+ * the faulting task's own streams, or if none of them matches, of
+ * another task's. A loader's threads walk shares of one mapping side by
+ * side, and a descent reads on below its own thread's share into the
+ * next one's: a thread's miss there may continue the other thread's
+ * stream as well as its own.
+ */
 static struct rap_stream *rap_stream_find(struct rap_stream_set *set,
 					  const struct rap_stream_fault *f,
 					  const struct rap_cache_view *view,
@@ -262,22 +269,22 @@ static struct rap_stream *rap_stream_find(struct rap_stream_set *set,
 {
 	struct rap_stream_nbr nbr = { .view = view, .cached = { -1, -1 } };
 	struct rap_stream *best = NULL;
+	bool mine = false;
 	unsigned int i;
 
 	*how = RAP_MATCH_NONE;
 	for (i = 0; i < RAP_STREAM_WAYS; i++) {
 		struct rap_stream *s = &set->way[i];
 		enum rap_stream_match m = rap_stream_match(s, f, &nbr);
+		bool own = s->reader == f->reader;
 
-		if (m && s->reader != f->reader && best &&
-		    best->reader == f->reader)
+		if (!m || (best && mine && !own))
 			continue;
-		if ((m && best && s->reader == f->reader &&
-		     best->reader != f->reader) ||
-		    m > *how || (m && m == *how &&
-				 rap_stream_better(set, s, best, m, f->index))) {
+		if (!best || own != mine || m > *how ||
+		    (m == *how && rap_stream_better(set, s, best, m, f->index))) {
 			best = s;
 			*how = m;
+			mine = own;
 		}
 	}
 	return best;

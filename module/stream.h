@@ -65,10 +65,7 @@ struct rap_stream {
 	unsigned long window;	/* pages of its last window */
 	unsigned long before;	/* pages of stock's window below its miss */
 	unsigned int conf;	/* misses that continued it */
-	/*
-	 * its misses since it started or took a near one, whatever matched
-	 * them, up to RAP_STREAM_CONFIRM
-	 */
+	/* its misses, whatever matched them, up to RAP_STREAM_CONFIRM */
 	unsigned int misses;
 	unsigned int reads;	/* windows it read one touch at a time */
 	unsigned int unit_order;	/* folio order of its windows and marker */
