@@ -46,9 +46,11 @@ u32 rap_stream_hash(const struct rap_stream_key *key)
 	return (u32)(h >> 32);
 }
 
-static void rap_stream_touch(struct rap_stream_set *set, struct rap_stream *s)
+static void rap_stream_touch(struct rap_stream_set *set, struct rap_stream *s,
+			     const struct rap_stream_fault *f)
 {
 	s->age = ++set->clock;
+	s->reader = f->reader;
 }
 
 /*
@@ -143,7 +145,8 @@ static bool rap_stream_descent(const struct rap_stream *s,
 
 	if (f->kind != RAP_MAP_AROUND || !view->mapped || s->descends)
 		return false;
-	if (s->delta > 0 && s->conf >= 2 && s->top - s->origin <= most) {
+	if (s->last > s->origin && s->misses >= RAP_STREAM_CONFIRM &&
+	    s->top - s->origin <= most) {
 		lo = s->origin;
 		hi = s->top;
 	} else if (!s->dense && s->delta < 0 && s->conf >= 1 &&
@@ -221,9 +224,13 @@ static enum rap_stream_match rap_stream_match(const struct rap_stream *s,
 	/*
 	 * A miss that is no dense one does not take a dense stream over:
 	 * it is the scan's jump elsewhere, and starts a stream of its own.
+	 * Nor does another task's miss take a young stream over: a loader's
+	 * threads walk shares a few thousand pages apart, and one thread's
+	 * jump to its next tensor would restart another's stream, which
+	 * then misses on and descends late or never.
 	 */
 	if (s->conf < RAP_STREAM_CONFIRM && !s->dense &&
-	    dist <= RAP_STREAM_MAX_DELTA)
+	    s->reader == f->reader && dist <= RAP_STREAM_MAX_DELTA)
 		return RAP_MATCH_NEAR;
 	return RAP_MATCH_NONE;
 }
@@ -247,7 +254,14 @@ static bool rap_stream_better(const struct rap_stream_set *set,
 	return set->clock - s->age < set->clock - best->age;
 }
 
-/* The stream a miss continues, of the best matches (rap_stream_better()) */
+/*
+ * The stream a miss continues: the best match (rap_stream_better()) of
+ * the faulting task's own streams, or if none of them matches, of
+ * another task's. A loader's threads walk shares of one mapping side by
+ * side, and a descent reads on below its own thread's share into the
+ * next one's: a thread's miss there may continue the other thread's
+ * stream as well as its own.
+ */
 static struct rap_stream *rap_stream_find(struct rap_stream_set *set,
 					  const struct rap_stream_fault *f,
 					  const struct rap_cache_view *view,
@@ -255,17 +269,22 @@ static struct rap_stream *rap_stream_find(struct rap_stream_set *set,
 {
 	struct rap_stream_nbr nbr = { .view = view, .cached = { -1, -1 } };
 	struct rap_stream *best = NULL;
+	bool mine = false;
 	unsigned int i;
 
 	*how = RAP_MATCH_NONE;
 	for (i = 0; i < RAP_STREAM_WAYS; i++) {
 		struct rap_stream *s = &set->way[i];
 		enum rap_stream_match m = rap_stream_match(s, f, &nbr);
+		bool own = s->reader == f->reader;
 
-		if (m > *how || (m && m == *how &&
-				 rap_stream_better(set, s, best, m, f->index))) {
+		if (!m || (best && mine && !own))
+			continue;
+		if (!best || own != mine || m > *how ||
+		    (m == *how && rap_stream_better(set, s, best, m, f->index))) {
 			best = s;
 			*how = m;
+			mine = own;
 		}
 	}
 	return best;
@@ -962,7 +981,7 @@ bool rap_stream_decide(struct rap_stream_set *set,
 		s = rap_stream_marked(set, f);
 		if (!s)
 			return false;
-		rap_stream_touch(set, s);
+		rap_stream_touch(set, s, f);
 		return rap_stream_async(s, f, view, win, did);
 	}
 
@@ -971,12 +990,12 @@ bool rap_stream_decide(struct rap_stream_set *set,
 		s = rap_stream_victim(set);
 		*s = (struct rap_stream){ .key = f->key, .last = f->index,
 					  .origin = f->index, .top = f->index,
-					  .used = true };
-		rap_stream_touch(set, s);
+					  .misses = 1, .used = true };
+		rap_stream_touch(set, s, f);
 		*did |= RAP_STREAM_DID_NEW;
 		return false;
 	}
-	rap_stream_touch(set, s);
+	rap_stream_touch(set, s, f);
 	if (how == RAP_MATCH_DESCENT)
 		return rap_stream_descend(s, f, view, win, did);
 	if (f->index > s->top)
@@ -984,6 +1003,8 @@ bool rap_stream_decide(struct rap_stream_set *set,
 	/* a stream that read ahead before keeps its way of reading */
 	again = s->conf >= RAP_STREAM_CONFIRM && s->window &&
 		(how == RAP_MATCH_SHORT || how == RAP_MATCH_SKIP);
+	if (s->misses < RAP_STREAM_CONFIRM)
+		s->misses++;
 	switch (how) {
 	case RAP_MATCH_NEAR:
 		s->conf = 1;

@@ -65,6 +65,8 @@ struct rap_stream {
 	unsigned long window;	/* pages of its last window */
 	unsigned long before;	/* pages of stock's window below its miss */
 	unsigned int conf;	/* misses that continued it */
+	/* its misses, whatever matched them, up to RAP_STREAM_CONFIRM */
+	unsigned int misses;
 	unsigned int reads;	/* windows it read one touch at a time */
 	unsigned int unit_order;	/* folio order of its windows and marker */
 	bool used;
@@ -85,6 +87,7 @@ struct rap_stream {
 	 */
 	bool descends;
 	u32 age;
+	u32 reader;		/* the task of its latest fault */
 };
 
 struct rap_stream_set {
@@ -95,6 +98,7 @@ struct rap_stream_set {
 /* A fault, as the tracker sees it */
 struct rap_stream_fault {
 	struct rap_stream_key key;
+	u32 reader;			/* the faulting task: compared only */
 	enum ra_policy_point point;
 	enum rap_mapping_kind kind;
 	pgoff_t index;			/* the faulting page */

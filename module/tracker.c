@@ -9,6 +9,7 @@
  */
 #include <linux/fs.h>
 #include <linux/pagemap.h>
+#include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/spinlock.h>
 
@@ -53,6 +54,7 @@ bool rap_tracker_mmap_ra(const struct ra_policy_fault *fault,
 			.dev = inode->i_sb->s_dev,
 			.generation = inode->i_generation,
 		},
+		.reader = task_pid_nr(current),
 		.point = f->point,
 		.kind = f->kind,
 		.index = f->index,

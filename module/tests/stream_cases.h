@@ -28,6 +28,7 @@ struct rap_sim {
 	enum rap_mapping_kind kind;
 	bool tracker;
 	u64 generation;
+	u32 reader;			/* the task that touches next */
 	/* stock's async state: its last window */
 	pgoff_t ra_start;
 	unsigned long ra_size, ra_async;
@@ -113,6 +114,7 @@ static bool rap_sim_decide(struct rap_sim *sim, enum ra_policy_point point,
 	struct rap_stream_fault f = {
 		.key = { .inode = 0x1000, .ino = 12, .dev = 8,
 			 .generation = (u32)sim->generation },
+		.reader = sim->reader,
 		.point = point,
 		.kind = sim->kind,
 		.index = index,
@@ -551,6 +553,7 @@ static void rap_sim_tensors(struct rap_sim *sim, unsigned int threads,
 			if (k[i] == per)
 				continue;
 			busy++;
+			sim->reader = i;
 			t = i * per + (reverse ? per - 1 - k[i] : k[i]);
 			b = RAP_SIM_HEADER + t / 4 * group;
 			for (j = 0; j < t % 4; j++)
@@ -672,6 +675,169 @@ static void rap_case_stream_tensors_around(struct rap_test *t)
 			RAP_EXPECT(t, rap_sim_b.misses <= fwd + 4 * threads);
 			RAP_EXPECT(t, rap_sim_b.pages_read <= RAP_SIM_PAGES);
 		}
+}
+
+/*
+ * tensor_load's files and shares as they are (tests/clients/tensor_load.c):
+ * an 8-byte length and a JSON header (2048 bytes in all for the 28
+ * tensors of a 64 MiB file), then tensors of the four sizes in turn;
+ * thread i copies tensors n * i / threads to n * (i + 1) / threads - 1, so
+ * that in a 64 MiB file the shares (7 tensors each, about 4045 pages)
+ * start at different sizes. The threads take turns, in bursts of 1 to
+ * @burst pages (one page each in turn if @burst is 1), the next thread
+ * drawn at random.
+ */
+#define RAP_SIM_LOADER_HEADER	2048UL
+
+static void rap_sim_loader(struct rap_sim *sim, unsigned int threads,
+			   bool reverse, unsigned long burst, u32 seed)
+{
+	static const unsigned long size[] = { 4096UL << 10, 1024UL << 10,
+					      (4096UL + 12) << 10, 16UL << 10 };
+	unsigned long group = size[0] + size[1] + size[2] + size[3];
+	unsigned long n = 0, total = 0, k[4] = { 0 }, at[4] = { 0 };
+	unsigned long first, count, t, b, end, j, left;
+	unsigned int i = 0, busy = threads;
+
+	while (total + size[n % 4] <= sim->pages << 12)
+		total += size[n++ % 4];
+	while (busy) {
+		i = burst == 1 ? (i + 1) % threads :
+		    rap_sim_rand(&seed) % threads;
+		first = n * i / threads;
+		count = n * (i + 1) / threads - first;
+		sim->reader = i;
+		for (left = burst == 1 ? 1 : 1 + rap_sim_rand(&seed) % burst;
+		     left && k[i] < count; left--) {
+			t = first + (reverse ? count - 1 - k[i] : k[i]);
+			b = RAP_SIM_LOADER_HEADER + t / 4 * group;
+			for (j = 0; j < t % 4; j++)
+				b += size[j];
+			end = b + size[t % 4];
+			if (!at[i])
+				at[i] = b;
+			rap_sim_touch(sim, at[i] >> 12);
+			at[i] = ((at[i] >> 12) + 1) << 12;
+			if (at[i] >= end) {
+				at[i] = 0;
+				if (++k[i] == count)
+					busy--;
+			}
+		}
+	}
+}
+
+/*
+ * The loader's four threads at read_ahead_kb 128 in a 64 MiB file, as
+ * make check runs it: the shares lie about 4045 pages apart, so a thread's
+ * miss at the start of a tensor is as near another thread's stream as its
+ * own. Such a miss does not take the other thread's stream over (it
+ * would start it afresh: that thread would miss on in its tensor, and
+ * descend late or never). Whatever the interleaving (one page each in
+ * turn, or bursts), the reverse load takes no more misses than the
+ * forward one and 4 per thread, and neither reads more than the file.
+ */
+static void rap_case_stream_loader_64mib(struct rap_test *t)
+{
+	static const unsigned long bursts[] = { 1, 4, 16, 64, 256 };
+	unsigned long pages = (RAP_SIM_LOADER_HEADER + 4095 +
+			       7 * ((4096UL + 1024 + 4096 + 12 + 16) << 10)) >> 12;
+	unsigned long fwd;
+	unsigned int b;
+	u32 seed;
+
+	for (b = 0; b < ARRAY_SIZE(bursts); b++)
+		for (seed = 1; seed <= (bursts[b] == 1 ? 1 : 8); seed++) {
+			rap_sim_init(&rap_sim_b, pages, 32, RAP_MAP_AROUND,
+				     true);
+			rap_sim_loader(&rap_sim_b, 4, false, bursts[b], seed);
+			fwd = rap_sim_b.misses;
+			RAP_EXPECT(t, rap_sim_b.pages_read <= pages);
+			rap_sim_init(&rap_sim_b, pages, 32, RAP_MAP_AROUND,
+				     true);
+			rap_sim_loader(&rap_sim_b, 4, true, bursts[b], seed);
+			RAP_EXPECT(t, rap_sim_b.misses <= fwd + 4 * 4);
+			RAP_EXPECT(t, rap_sim_b.pages_read <= pages);
+		}
+}
+
+/*
+ * The first tensor of a loader thread at read_ahead_kb 128, as traced in
+ * the guest (64 MiB file, 4 threads, reverse order): memcpy() touches the
+ * tensor's first page, then its last (glibc loads the tail first), then
+ * the rest upwards, and misses every few dozen pages (stock's readahead
+ * goes to the other threads); then the thread starts the tensor below.
+ * The stream's misses after the start continued it as near, dense or
+ * stride matches in turn, each kind starting its count afresh, so it never
+ * had two matches of one kind in a row, and its latest miss may lie below
+ * the one before (the tail): yet the run was walked whole and the miss
+ * below it descends. @miss: the tensor's misses in order, the first its
+ * start, the second its tail; @below: the next tensor's start.
+ */
+static bool rap_sim_first_tensor(const pgoff_t *miss, unsigned int n,
+				 pgoff_t below, pgoff_t *win_start)
+{
+	struct ra_policy_window win = { 0 };
+	pgoff_t start = miss[0], tail = miss[1], i;
+	unsigned int k;
+
+	rap_sim_b.reader = 1;
+	for (k = 0; k < n; k++) {
+		/* what the thread copied up to the miss (the tail first) */
+		for (i = start; k >= 2 && i < miss[k]; i++)
+			rap_sim_b.page[i] = RAP_SIM_CACHED | RAP_SIM_MAPPED;
+		if (rap_sim_decide(&rap_sim_b, RA_POLICY_SYNC_AROUND, miss[k],
+				   &win))
+			return false;
+		/* stock's read-around window, the fault's block mapped */
+		for (i = miss[k] - 16; i < miss[k] + 16; i++)
+			rap_sim_b.page[i] |= RAP_SIM_CACHED;
+		for (i = miss[k] & ~15UL; i < (miss[k] | 15) + 1; i++)
+			rap_sim_b.page[i] |= RAP_SIM_MAPPED;
+	}
+	for (i = start; i <= tail; i++)
+		rap_sim_b.page[i] = RAP_SIM_CACHED | RAP_SIM_MAPPED;
+	win = (struct ra_policy_window){ 0 };
+	if (!rap_sim_decide(&rap_sim_b, RA_POLICY_SYNC_AROUND, below, &win))
+		return false;
+	*win_start = win.start;
+	return win.start <= below && win.start + win.size > below &&
+	       win.async_size;
+}
+
+static void rap_case_stream_loader_first_tensor(struct rap_test *t)
+{
+	/* thread 1: a 1 MiB tensor; near, near, dense */
+	static const pgoff_t t13[] = { 7957, 8213, 8032, 8128 };
+	/* thread 0: 4 MiB + 12 KiB; near, near, dense, stride, dense... */
+	static const pgoff_t t6[] = { 3591, 4618, 3648, 3712, 3776, 3824,
+				      3872, 3936 };
+	/* thread 1 again: one miss after the tail, below it */
+	static const pgoff_t t13b[] = { 7957, 8213, 8064 };
+	struct ra_policy_window win;
+	pgoff_t start = 0, p, i;
+
+	rap_sim_init(&rap_sim_b, RAP_SIM_PAGES, 32, RAP_MAP_AROUND, true);
+	RAP_EXPECT(t, rap_sim_first_tensor(t13, ARRAY_SIZE(t13), 6933,
+					   &start));
+	rap_sim_init(&rap_sim_b, RAP_SIM_PAGES, 32, RAP_MAP_AROUND, true);
+	RAP_EXPECT(t, rap_sim_first_tensor(t6, ARRAY_SIZE(t6), 3335,
+					   &start));
+	/*
+	 * Another thread's dense stream a few hundred pages below (a
+	 * descent that read on below its own share), which the miss in the
+	 * tensor would continue as a dense one: the thread's own stream
+	 * takes it.
+	 */
+	rap_sim_init(&rap_sim_b, RAP_SIM_PAGES, 32, RAP_MAP_AROUND, true);
+	rap_sim_b.reader = 2;
+	for (p = 7400; p <= 7550; p += 50) {
+		for (i = p - 50; i < p; i++)
+			rap_sim_b.page[i] = RAP_SIM_CACHED | RAP_SIM_MAPPED;
+		rap_sim_decide(&rap_sim_b, RA_POLICY_SYNC_AROUND, p, &win);
+	}
+	RAP_EXPECT(t, rap_sim_first_tensor(t13b, ARRAY_SIZE(t13b), 6933,
+					   &start));
 }
 
 /*
@@ -871,6 +1037,8 @@ static const struct rap_stream_case rap_stream_cases[] = {
 	{ "stream_tensors", rap_case_stream_tensors },
 	{ "stream_tensor_misses", rap_case_stream_tensor_misses },
 	{ "stream_tensors_around", rap_case_stream_tensors_around },
+	{ "stream_loader_64mib", rap_case_stream_loader_64mib },
+	{ "stream_loader_first_tensor", rap_case_stream_loader_first_tensor },
 	{ "stream_random_dense_is_stock", rap_case_stream_random_dense_is_stock },
 	{ "stream_two_readers", rap_case_stream_two_readers },
 	{ "stream_lru", rap_case_stream_lru },

@@ -34,10 +34,10 @@
 #     stock, and reverse under best no more than reverse under stock
 #     (at read_ahead_kb 128, at most half), and no more than forward
 #     under best plus 4;
-#   - with several readers (tensors): at read_ahead_kb 128, forward and
-#     reverse under best take no more major faults than under stock; at
-#     larger windows, reverse under best no more than forward under best
-#     plus 4 per reader;
+#   - with several readers (tensors): reverse under best takes no more
+#     major faults than forward under best plus 4 per reader; at
+#     read_ahead_kb 128, forward and reverse under best no more than
+#     under stock;
 #   - every run reads at most 1.05 times the file (plus 64 KiB of
 #     metadata): its read_bytes (/proc/self/io), or the disk's sectors on
 #     a kernel without CONFIG_TASK_IO_ACCOUNTING;
@@ -265,9 +265,11 @@ for c in $clients; do
 			tap $? "$c forward, read_ahead_kb $ra: best takes no more major faults than stock ($bf, stock $sf; $nr readers)"
 			[ "$br" -le "$sr" ]
 			tap $? "$c reverse, read_ahead_kb $ra: best takes no more major faults than stock ($br, stock $sr; $nr readers)"
-			met=missed
-			[ "$br" -le $((bf + 4 * nr)) ] && met=met
-			echo "# target $met (not asserted: $nr readers, counts vary between runs): $c reverse under best, read_ahead_kb $ra: $br majflt <= forward $bf + 4 x $nr readers"
+			# Each thread pays the forward misses of its first
+			# tensor, then descends: reverse costs about what
+			# forward does, whose count follows the interleaving.
+			[ "$br" -le $((bf + 4 * nr)) ]
+			tap $? "$c reverse, read_ahead_kb $ra: best takes at most 4 major faults per reader more than forward ($br, forward $bf; $nr readers)"
 		else
 			# Several readers at large windows: each misses only at
 			# the starts of some of its runs, below read-around's
