@@ -404,7 +404,7 @@ if [ "$smoke" = 0 ]; then
 	[ "$rc" = 0 ] || die "the patched run failed (status $rc); log in $work/vm-patched.log"
 	log "boot $nboots/$nboots: real clients (LMDB, a tensor loader, sqlite3) under stock, seed and best"
 	rm -f "$work/clients.txt"
-	bash "$bench/clients.sh" --iops "$IOPS" --bps "$BPS" ||
+	bash "$bench/clients.sh" --iops "$IOPS" --bps "$BPS" --reps "$REPS" ||
 		log "the real-client run failed: no real-client table (log in $work/vm-clients.log)"
 	log "the stream tracker's cost per fault"
 	"$top/tests/vm/vm-run" --mem 1024 --add "$top/tests/guest" -- \
