@@ -85,6 +85,12 @@ static unsigned long rap_absdiff(pgoff_t a, pgoff_t b)
 	return a > b ? a - b : b - a;
 }
 
+/* The stream's stride, whichever its direction: pages between touches */
+static unsigned long rap_stream_step(const struct rap_stream *s)
+{
+	return s->delta > 0 ? s->delta : -s->delta;
+}
+
 /* How well a miss continues a stream: 0 not at all, higher is better */
 enum rap_stream_match {
 	RAP_MATCH_NONE,
@@ -191,7 +197,7 @@ static enum rap_stream_match rap_stream_match(const struct rap_stream *s,
 	    !up && rap_absdiff(dist, -s->delta2) <= f->fault_around_pages)
 		return RAP_MATCH_RUNS;
 	/* a confirmed stream that lost its marker misses further on */
-	step = forward ? s->delta : -s->delta;
+	step = rap_stream_step(s);
 	if (s->conf >= RAP_STREAM_CONFIRM && s->delta && up == forward &&
 	    !(dist % step) && dist / step <= RAP_STREAM_SKIP)
 		return RAP_MATCH_SKIP;
@@ -201,7 +207,7 @@ static enum rap_stream_match rap_stream_match(const struct rap_stream *s,
 	 * between them has the shorter stride.
 	 */
 	if (s->conf >= RAP_STREAM_CONFIRM && !s->span && up == forward &&
-	    dist < (unsigned long)(forward ? s->delta : -s->delta))
+	    dist < step)
 		return RAP_MATCH_SHORT;
 	/*
 	 * A dense reader misses where the pages it came through end: the
@@ -293,7 +299,7 @@ static struct rap_stream *rap_stream_find(struct rap_stream_set *set,
 /* Whether a hit at @index lies a few strides ahead of the stream */
 static bool rap_stream_ahead(const struct rap_stream *s, pgoff_t index)
 {
-	unsigned long step = s->delta > 0 ? s->delta : -s->delta;
+	unsigned long step = rap_stream_step(s);
 	unsigned long dist = rap_absdiff(index, s->last);
 
 	return s->conf >= RAP_STREAM_CONFIRM && !s->span && step &&
@@ -433,7 +439,7 @@ static pgoff_t rap_stream_marker_at(const struct rap_stream *s,
 				    const struct rap_cache_view *view,
 				    pgoff_t edge, pgoff_t start, pgoff_t end)
 {
-	unsigned long step = s->delta > 0 ? s->delta : -s->delta;
+	unsigned long step = rap_stream_step(s);
 	pgoff_t p;
 
 	for (; step; step = step & 1 ? 0 : step / 2)
@@ -529,10 +535,10 @@ static bool rap_stream_untouched(const struct rap_stream *s,
  * Past that, the touched pages only.
  */
 static bool rap_stream_around(const struct rap_stream *s,
-			      const struct rap_stream_fault *f,
-			      unsigned long step)
+			      const struct rap_stream_fault *f)
 {
-	return f->kind == RAP_MAP_AROUND && 2 * step >= f->stock_pages &&
+	return f->kind == RAP_MAP_AROUND &&
+	       2 * rap_stream_step(s) >= f->stock_pages &&
 	       s->reads + RAP_STREAM_CONFIRM < RAP_STREAM_LOTSAMISS;
 }
 
@@ -568,7 +574,7 @@ static bool rap_stream_replay_at(struct rap_stream *s,
 	if (s->reads < RAP_STREAM_LOTSAMISS)
 		s->reads++;
 	if (s->window > 1 && f->kind == RAP_MAP_AROUND &&
-	    !rap_stream_around(s, f, s->delta > 0 ? s->delta : -s->delta)) {
+	    !rap_stream_around(s, f)) {
 		s->before = 0;
 		s->window = 1;
 	}
@@ -576,7 +582,7 @@ static bool rap_stream_replay_at(struct rap_stream *s,
 	at = *s;
 	at.last = p;
 	if (!rap_stream_touch_from(&at, s->delta > 0 ? end : start - 1,
-				   s->delta > 0 ? s->delta : -s->delta,
+				   rap_stream_step(s),
 				   &s->next))
 		s->next = f->vma_end;
 	return true;
@@ -588,7 +594,7 @@ static bool rap_stream_cached_at(const struct rap_stream *s,
 				 const struct rap_cache_view *view, pgoff_t p,
 				 unsigned long k)
 {
-	unsigned long step = s->delta > 0 ? s->delta : -s->delta;
+	unsigned long step = rap_stream_step(s);
 	pgoff_t q;
 
 	if (s->delta > 0) {
@@ -738,7 +744,7 @@ static bool rap_stream_sync(struct rap_stream *s,
 			    const struct rap_cache_view *view, bool again,
 			    struct ra_policy_window *win, unsigned int *did)
 {
-	unsigned long step = s->delta > 0 ? s->delta : -s->delta;
+	unsigned long step = rap_stream_step(s);
 	pgoff_t behind = s->delta > 0 ? f->index - 1 : f->index + 1;
 	pgoff_t p, from, stock_end;
 	unsigned int order;
@@ -772,7 +778,7 @@ static bool rap_stream_sync(struct rap_stream *s,
 			s->window = f->stock_pages;
 		}
 		if (f->kind != RAP_MAP_SEQ &&
-		    !(rap_stream_around(s, f, step) &&
+		    !(rap_stream_around(s, f) &&
 		      rap_stream_untouched(s, f, view))) {
 			s->before = 0;
 			s->window = 1;
