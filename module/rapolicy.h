@@ -50,6 +50,7 @@ void rap_sysfs_exit(void);
 
 /* tracker.c */
 void rap_tracker_init(void);
+void rap_tracker_flush(enum rap_arm arm);
 bool rap_tracker_mmap_ra(const struct ra_policy_fault *fault,
 			 const struct rap_fault *f,
 			 const struct rap_cache_view *view,

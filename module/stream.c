@@ -50,17 +50,52 @@ static void rap_stream_touch(struct rap_stream_set *set, struct rap_stream *s,
 			     const struct rap_stream_fault *f)
 {
 	s->age = ++set->clock;
+	s->seen = f->now;
 	s->reader = f->reader;
 }
 
+/* Whether a window of the stream carries its marker */
+static bool rap_stream_is_marked(const struct rap_stream *s)
+{
+	return s->state == RAP_STREAM_AHEAD || s->state == RAP_STREAM_FOLLOW;
+}
+
+/* No marker out (any more): idle if confirmed, else on trial */
+static void rap_stream_settle(struct rap_stream *s)
+{
+	s->state = s->conf >= RAP_STREAM_CONFIRM ? RAP_STREAM_IDLE :
+						    RAP_STREAM_TRIAL;
+}
+
 /*
- * An unused way, or else the least recently used stream that reads
- * nothing ahead, or else the least recently used one: a stream reading
- * ahead hears from its reader once a window, and a reader jumping
- * elsewhere in between (a B-tree's scan visiting interior nodes) starts a
- * stream on every jump.
+ * Whether a stream is in use at @now: not free, and touched within
+ * RAP_STREAM_REAP_MS (unsigned distances survive the clock's wrap)
  */
-static struct rap_stream *rap_stream_victim(struct rap_stream_set *set)
+static bool rap_stream_live(const struct rap_stream *s, u32 now)
+{
+	return s->state != RAP_STREAM_FREE &&
+	       now - s->seen <= RAP_STREAM_REAP_MS;
+}
+
+/*
+ * Whether a stream with a marker out is still kept from eviction: its
+ * reader touched it within the last RAP_STREAM_HOLD decisions of the set
+ */
+static bool rap_stream_held(const struct rap_stream_set *set,
+			    const struct rap_stream *s)
+{
+	return rap_stream_is_marked(s) && set->clock - s->age < RAP_STREAM_HOLD;
+}
+
+/*
+ * A free or expired way, or else the least recently used stream that is
+ * not held (rap_stream_held()), or else the least recently used one: a
+ * stream reading ahead hears from its reader once a window, and a reader
+ * jumping elsewhere in between (a B-tree's scan visiting interior nodes)
+ * starts a stream on every jump; but a stream its reader left goes.
+ */
+static struct rap_stream *rap_stream_victim(struct rap_stream_set *set,
+					    u32 now)
 {
 	struct rap_stream *victim = NULL, *idle = NULL;
 	unsigned int i;
@@ -68,12 +103,12 @@ static struct rap_stream *rap_stream_victim(struct rap_stream_set *set)
 	for (i = 0; i < RAP_STREAM_WAYS; i++) {
 		struct rap_stream *s = &set->way[i];
 
-		if (!s->used)
+		if (!rap_stream_live(s, now))
 			return s;
 		/* unsigned distance from the clock survives its wrap */
 		if (!victim || set->clock - s->age > set->clock - victim->age)
 			victim = s;
-		if (!s->marked &&
+		if (!rap_stream_held(set, s) &&
 		    (!idle || set->clock - s->age > set->clock - idle->age))
 			idle = s;
 	}
@@ -182,7 +217,8 @@ static enum rap_stream_match rap_stream_match(const struct rap_stream *s,
 	bool forward = s->delta > 0;
 	unsigned long reach, step;
 
-	if (!s->used || !rap_stream_key_eq(&s->key, &f->key) || !dist)
+	if (!rap_stream_live(s, f->now) ||
+	    !rap_stream_key_eq(&s->key, &f->key) || !dist)
 		return RAP_MATCH_NONE;
 	if (s->delta && (long)(f->index - s->last) == s->delta)
 		return RAP_MATCH_STRIDE;
@@ -321,9 +357,10 @@ static struct rap_stream *rap_stream_marked(struct rap_stream_set *set,
 	for (i = 0; i < RAP_STREAM_WAYS; i++) {
 		struct rap_stream *s = &set->way[i];
 
-		if (!s->used || !rap_stream_key_eq(&s->key, &f->key))
+		if (!rap_stream_live(s, f->now) ||
+		    !rap_stream_key_eq(&s->key, &f->key))
 			continue;
-		if (s->marked &&
+		if (rap_stream_is_marked(s) &&
 		    f->index >> s->unit_order == s->marker >> s->unit_order)
 			return s;
 		if (!ahead && rap_stream_ahead(s, f->index))
@@ -342,14 +379,14 @@ static void rap_stream_mark(struct rap_stream *s, struct ra_policy_window *win,
 			    pgoff_t p)
 {
 	s->marker = p;
-	s->marked = true;
+	s->state = RAP_STREAM_AHEAD;
 	win->async_size = win->start + win->size - p;
 }
 
 static void rap_stream_unmark(struct rap_stream *s,
 			      struct ra_policy_window *win)
 {
-	s->marked = false;
+	rap_stream_settle(s);
 	win->async_size = 0;
 }
 
@@ -630,7 +667,7 @@ static bool rap_stream_replay(struct rap_stream *s,
 			lo = hi;
 			hi *= 2;
 			if (hi > f->vma_end - f->vma_start) {
-				s->marked = false;
+				rap_stream_settle(s);
 				return false;
 			}
 		}
@@ -686,8 +723,7 @@ static bool rap_stream_adopt(struct rap_stream *s,
 		return false;
 	s->unit_order = win->order;
 	s->marker = mark;
-	s->marked = true;
-	s->adopted = true;
+	s->state = RAP_STREAM_FOLLOW;
 	s->next = win->start + win->size;
 	s->window = win->size;
 	return true;
@@ -859,9 +895,8 @@ static bool rap_stream_descend(struct rap_stream *s,
 	s->dense = true;
 	s->span = true;
 	s->runs = false;
-	s->adopted = false;
-	s->marked = false;
 	s->conf = RAP_STREAM_CONFIRM;
+	s->state = RAP_STREAM_IDLE;
 	s->delta = -1;
 	s->delta2 = 0;
 	s->last = f->index;
@@ -909,10 +944,9 @@ static bool rap_stream_async(struct rap_stream *s,
 	pgoff_t from = s->next;
 	unsigned int i;
 
-	s->marked = false;
 	s->last = s->marker;
-	if (s->adopted) {
-		s->adopted = false;
+	if (s->state == RAP_STREAM_FOLLOW) {
+		rap_stream_settle(s);
 		if (!f->stock_seq) {
 			/*
 			 * stock lost the stream; its context readahead may
@@ -923,11 +957,11 @@ static bool rap_stream_async(struct rap_stream *s,
 		}
 		/* stock reads on, marking the start of its next window */
 		s->marker = f->stock_next;
-		s->marked = true;
-		s->adopted = true;
+		s->state = RAP_STREAM_FOLLOW;
 		s->next = f->stock_next;
 		return false;
 	}
+	rap_stream_settle(s);
 	if (!s->span) {
 		if (!rap_stream_replay(s, f, view, from, win))
 			return false;
@@ -947,12 +981,73 @@ static bool rap_stream_async(struct rap_stream *s,
 	for (i = 0; i < RAP_STREAM_PROBES; i++) {
 		if (!s->window || !rap_stream_span(s, f, view, from, from, win))
 			return false;
-		if (s->marked || s->done)
+		if (rap_stream_is_marked(s) || s->done)
 			break;
 		from = s->next;
 	}
 	*did |= RAP_STREAM_DID_ASYNC;
 	return true;
+}
+
+/**
+ * rap_stream_wants - whether a fault can concern the tracker
+ * @f: the fault
+ *
+ * VM_EXEC faults, mappings of no readahead kind, faults outside the VMA
+ * and faults offered no window are never the tracker's: they are filtered
+ * out before the set is locked.
+ *
+ * Return: false if rap_stream_decide() would leave @f alone.
+ */
+bool rap_stream_wants(const struct rap_stream_fault *f)
+{
+	return f->kind != RAP_MAP_OTHER && f->point != RA_POLICY_SYNC_EXEC &&
+	       f->index >= f->vma_start && f->index < f->vma_end &&
+	       f->stock_pages && f->max_pages;
+}
+
+/**
+ * rap_stream_confirmed - whether a file has a confirmed stream near a page
+ * @set: the set of the file, locked by the caller
+ * @key: the file
+ * @index: the page
+ * @pages: how near, in pages
+ * @now: the clock of rap_stream_fault.now
+ *
+ * For a policy that would read around @index: a confirmed stream there
+ * reads what its reader touches, and reading around it too would read
+ * more than either. Looks at the set only; changes nothing.
+ *
+ * Return: true if a confirmed, live stream of @key was last within @pages
+ * of @index.
+ */
+bool rap_stream_confirmed(const struct rap_stream_set *set,
+			  const struct rap_stream_key *key, pgoff_t index,
+			  unsigned long pages, u32 now)
+{
+	unsigned int i;
+
+	for (i = 0; i < RAP_STREAM_WAYS; i++) {
+		const struct rap_stream *s = &set->way[i];
+
+		if (rap_stream_live(s, now) && s->state != RAP_STREAM_TRIAL &&
+		    rap_stream_key_eq(&s->key, key) &&
+		    rap_absdiff(index, s->last) <= pages)
+			return true;
+	}
+	return false;
+}
+
+/**
+ * rap_stream_flush - drop every stream of a set
+ * @set: the set, locked by the caller
+ */
+void rap_stream_flush(struct rap_stream_set *set)
+{
+	unsigned int i;
+
+	for (i = 0; i < RAP_STREAM_WAYS; i++)
+		set->way[i].state = RAP_STREAM_FREE;
 }
 
 /**
@@ -979,9 +1074,7 @@ bool rap_stream_decide(struct rap_stream_set *set,
 	bool again;
 
 	*did = 0;
-	if (f->kind == RAP_MAP_OTHER || f->point == RA_POLICY_SYNC_EXEC ||
-	    f->index < f->vma_start || f->index >= f->vma_end ||
-	    !f->stock_pages || !f->max_pages)
+	if (!rap_stream_wants(f))
 		return false;
 	if (f->point == RA_POLICY_ASYNC) {
 		s = rap_stream_marked(set, f);
@@ -993,10 +1086,11 @@ bool rap_stream_decide(struct rap_stream_set *set,
 
 	s = rap_stream_find(set, f, view, &how);
 	if (!s) {
-		s = rap_stream_victim(set);
+		s = rap_stream_victim(set, f->now);
 		*s = (struct rap_stream){ .key = f->key, .last = f->index,
 					  .origin = f->index, .top = f->index,
-					  .misses = 1, .used = true };
+					  .misses = 1,
+					  .state = RAP_STREAM_TRIAL };
 		rap_stream_touch(set, s, f);
 		*did |= RAP_STREAM_DID_NEW;
 		return false;
@@ -1041,11 +1135,10 @@ bool rap_stream_decide(struct rap_stream_set *set,
 		s->delta = (long)(f->index - s->last);
 	}
 	s->last = f->index;
-	s->marked = false;
-	s->adopted = false;
-	if (s->conf < RAP_STREAM_CONFIRM)
-		return false;
 	if (s->conf > RAP_STREAM_CONFIRM)
 		s->conf = RAP_STREAM_CONFIRM;
+	rap_stream_settle(s);
+	if (s->conf < RAP_STREAM_CONFIRM)
+		return false;
 	return rap_stream_sync(s, f, view, again, win, did);
 }

@@ -11,8 +11,9 @@
  * them; an attribute shared by several directories finds its arm from
  * the kobject it is read through:
  *
- *   rapolicy/             arm A's policies, version
- *   rapolicy/ab/          arm B's policies, mode, cgroup, sample_permille, salt
+ *   rapolicy/             arm A's policies, streams_flush, version
+ *   rapolicy/ab/          arm B's policies, streams_flush, mode, cgroup,
+ *                         sample_permille, salt
  *   rapolicy/stats/       counters of both arms, reset, elapsed_ms,
  *                         settings_changed
  *   rapolicy/stats/{a,b}/ counters of one arm
@@ -228,14 +229,45 @@ static const struct attribute_group rap_top_group = {
 	.attrs = rap_top_attrs,
 };
 
+/* Drop the streams of the directory's arm: counts start from none */
+static ssize_t streams_flush_store(struct kobject *kobj,
+				   struct kobj_attribute *attr,
+				   const char *buf, size_t count)
+{
+	bool flush;
+	int err;
+
+	err = kstrtobool(buf, &flush);
+	if (err)
+		return err;
+	if (!flush)
+		return -EINVAL;
+	rap_tracker_flush(kobj == rap_ab_kobj ? RAP_ARM_B : RAP_ARM_A);
+	return count;
+}
+
+static struct kobj_attribute rap_streams_flush_attr =
+	__ATTR_WO(streams_flush);
+
+static struct attribute *rap_arm_attrs[] = {
+	&rap_streams_flush_attr.attr,
+	NULL,
+};
+
+static const struct attribute_group rap_arm_group = {
+	.attrs = rap_arm_attrs,
+};
+
 static const struct attribute_group *rap_arm_a_groups[] = {
 	&rap_policy_group,
+	&rap_arm_group,
 	&rap_top_group,
 	NULL,
 };
 
 static const struct attribute_group *rap_ab_groups[] = {
 	&rap_policy_group,
+	&rap_arm_group,
 	&rap_ab_group,
 	NULL,
 };

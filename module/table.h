@@ -68,7 +68,7 @@ RAP_STAT(pages_read, "pages that mmap readahead added to the page cache")
 RAP_STAT(stream_sync, "windows the stream tracker read on a miss")
 RAP_STAT(stream_async, "windows the stream tracker read on a hit of its marker")
 RAP_STAT(stream_lookups, "readahead decisions the stream tracker took part in")
-RAP_STAT(stream_cost, "nanoseconds the stream tracker spent on them (local_clock())")
+RAP_STAT(stream_cost, "nanoseconds the stream tracker spent on them (one in 16 timed)")
 
 #undef RAP_POLICY
 #undef RAP_STAT

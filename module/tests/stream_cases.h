@@ -885,7 +885,8 @@ static void rap_case_stream_lru(struct rap_test *t)
 		rap_sim_decide(&rap_sim_b, RA_POLICY_SYNC_AROUND,
 			       i * 7000UL, &win);
 	for (i = 0; i < RAP_STREAM_WAYS; i++)
-		RAP_EXPECT(t, set->way[i].used && set->way[i].last != 0);
+		RAP_EXPECT(t, set->way[i].state != RAP_STREAM_FREE &&
+			   set->way[i].last != 0);
 	/* the first stream went; the second is still there */
 	p = 7000;
 	for (i = 0; i < RAP_STREAM_WAYS; i++)

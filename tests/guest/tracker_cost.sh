@@ -8,7 +8,7 @@
 # streams=on alone, REPS times each, alternating. Printed per setting: the
 # walk's major faults, its median wall time per fault, and, with the
 # tracker on, the tracker's own time from its counters (stats/stream_cost,
-# local_clock() around each decision) per decision and per major fault.
+# local_clock() around one decision in 16, counted 16 times) per decision and per major fault.
 # Read-around stops asking after MMAP_LOTSAMISS misses, so the tracker
 # sees about a hundred decisions per walk; under TCG the wall times move
 # by far more than that between runs, the tracker's own clock does not.
