@@ -466,6 +466,65 @@ static bool rap_stream_uncached(const struct rap_stream *s,
 }
 
 /*
+ * A window of @pages took the misses off the file that stock's read-around
+ * windows, half of them ahead of a dense reader, would have taken there
+ */
+static void rap_stream_took(struct rap_stream *s,
+			    const struct rap_stream_fault *f, unsigned long pages)
+{
+	unsigned long half = f->ra_pages / 2 ? f->ra_pages / 2 : 1;
+	unsigned long n = rap_div_up(pages, half);
+
+	if (f->kind != RAP_MAP_AROUND)
+		return;
+	s->reads = n >= RAP_STREAM_LOTSAMISS - s->reads ?
+		   RAP_STREAM_LOTSAMISS : s->reads + n;
+}
+
+/*
+ * Whether stock would have given read-around up for the file: its misses
+ * (mmap_miss), and twice the ones its streams took off it
+ * (rap_stream_took()): each of those would have raised mmap_miss, and the
+ * hit of the marker that took it off lowered it (filemap_map_pages()),
+ * reach MMAP_LOTSAMISS. One pass over the set's ways.
+ */
+static bool rap_stream_lotsamiss(const struct rap_stream_set *set,
+				 const struct rap_stream_fault *f)
+{
+	unsigned long n = f->mmap_miss;
+	unsigned int i;
+
+	for (i = 0; i < RAP_STREAM_WAYS; i++) {
+		const struct rap_stream *s = &set->way[i];
+
+		if (rap_stream_live(s, f->now) &&
+		    rap_stream_key_eq(&s->key, &f->key))
+			n += 2 * s->reads;
+	}
+	return n > RAP_STREAM_LOTSAMISS;
+}
+
+/*
+ * A read-around miss that reads nothing for a stream, in a file stock
+ * would have given read-around up for (its streams' misses taken off it
+ * would have counted): the faulting page only, as stock reads then, and
+ * not the read-around window of a file whose mmap_miss the tracker kept
+ * low (a random reader beside a stream would read around where stock
+ * reads single pages).
+ */
+static bool rap_stream_page_only(const struct rap_stream_set *set,
+				 const struct rap_stream_fault *f,
+				 struct ra_policy_window *win, unsigned int *did)
+{
+	if (f->kind != RAP_MAP_AROUND || f->point != RA_POLICY_SYNC_AROUND ||
+	    !rap_stream_lotsamiss(set, f))
+		return false;
+	rap_stream_window(win, f->index, f->index + 1, 0);
+	*did |= RAP_STREAM_DID_SYNC;
+	return true;
+}
+
+/*
  * Where a window [@start, @end) of the stream gets its marker: the first
  * page at or beyond @edge a multiple of the stream's step from its last
  * touch, or of half that step, a quarter..., so that a reader whose stride
@@ -527,6 +586,7 @@ static bool rap_stream_span(struct rap_stream *s,
 		s->next = start ? start - 1 : 0;
 	}
 	rap_stream_window(win, start, end, s->unit_order);
+	rap_stream_took(s, f, end - start);
 	p = rap_stream_marker_at(s, view, edge, start, end);
 	if (p >= start && p < end)
 		rap_stream_mark(s, win, p);
@@ -564,7 +624,9 @@ static bool rap_stream_untouched(const struct rap_stream *s,
  * touch, as stock does, ahead of its reader: while every touch is one of
  * stock's misses (the stride is at least half a window, so no window of
  * stock's holds the next touch) and stock still reads windows, which it
- * stops doing after MMAP_LOTSAMISS (mm/filemap.c) misses in a row. The
+ * stops doing after MMAP_LOTSAMISS (mm/filemap.c) misses in a row: the
+ * file's misses (every reader's, mmap_miss) and the ones the stream took
+ * off them (its windows). The
  * page cache is then left as stock leaves it, for whatever reads the file
  * next: the benchmark of "filemap: use high-order folios in filemap sync
  * RA" (https://lore.kernel.org/all/20260415192853.3470423-3-stepanov.anatoly@huawei.com/)
@@ -576,7 +638,8 @@ static bool rap_stream_around(const struct rap_stream *s,
 {
 	return f->kind == RAP_MAP_AROUND &&
 	       2 * rap_stream_step(s) >= f->stock_pages &&
-	       s->reads + RAP_STREAM_CONFIRM < RAP_STREAM_LOTSAMISS;
+	       f->mmap_miss + 2 * s->reads + RAP_STREAM_CONFIRM <
+	       RAP_STREAM_LOTSAMISS;
 }
 
 /*
@@ -1093,7 +1156,7 @@ bool rap_stream_decide(struct rap_stream_set *set,
 					  .state = RAP_STREAM_TRIAL };
 		rap_stream_touch(set, s, f);
 		*did |= RAP_STREAM_DID_NEW;
-		return false;
+		return rap_stream_page_only(set, f, win, did);
 	}
 	rap_stream_touch(set, s, f);
 	if (how == RAP_MATCH_DESCENT)
@@ -1139,6 +1202,6 @@ bool rap_stream_decide(struct rap_stream_set *set,
 		s->conf = RAP_STREAM_CONFIRM;
 	rap_stream_settle(s);
 	if (s->conf < RAP_STREAM_CONFIRM)
-		return false;
+		return rap_stream_page_only(set, f, win, did);
 	return rap_stream_sync(s, f, view, again, win, did);
 }

@@ -96,7 +96,8 @@ struct rap_stream {
 	unsigned int conf;	/* misses that continued it */
 	/* its misses, whatever matched them, up to RAP_STREAM_CONFIRM */
 	unsigned int misses;
-	unsigned int reads;	/* windows it read one touch at a time */
+	/* read-around misses its windows took off its file, at most LOTSAMISS */
+	unsigned int reads;
 	unsigned int unit_order;	/* folio order of its windows and marker */
 	enum rap_stream_state state;
 	bool span;		/* reads whole spans, not one unit per touch */
@@ -143,6 +144,11 @@ struct rap_stream_fault {
 	/* the largest window the kernel reads: max(ra_pages, 2 << max_order) */
 	unsigned long max_pages;
 	unsigned int thp_order;		/* folio order of RAP_MAP_THP reads */
+	/*
+	 * the file's read-around misses (file->f_ra.mmap_miss): stock reads
+	 * no window past RAP_STREAM_LOTSAMISS
+	 */
+	unsigned int mmap_miss;
 	/* pages fault-around maps around a fault (fault_around_bytes) */
 	unsigned long fault_around_pages;
 	unsigned int max_order;		/* the mapping's largest folio order */
