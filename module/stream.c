@@ -90,9 +90,9 @@ static bool rap_stream_held(const struct rap_stream_set *set,
 /*
  * A free or expired way, or else the least recently used stream that is
  * not held (rap_stream_held()), or else the least recently used one: a
- * stream reading ahead hears from its reader once a window, and a reader
- * jumping elsewhere in between (a B-tree's scan visiting interior nodes)
- * starts a stream on every jump; but a stream its reader left goes.
+ * stream reading ahead hears from its reader once a window, while other
+ * readers' misses (a B-tree's jumps, the scans of other files of the set)
+ * start a stream each; but a stream its reader left goes.
  */
 static struct rap_stream *rap_stream_victim(struct rap_stream_set *set,
 					    u32 now)
@@ -132,7 +132,6 @@ enum rap_stream_match {
 	RAP_MATCH_NEAR,		/* near a stream of one miss: a stride to try */
 	RAP_MATCH_DESCENT,	/* a run below the one a dense stream walked */
 	RAP_MATCH_DENSE,	/* continues the cached pages behind it */
-	RAP_MATCH_RUNS,		/* the distance before the last one again */
 	RAP_MATCH_SHORT,	/* less than a stride on: the stride is shorter */
 	RAP_MATCH_SKIP,		/* a few strides on */
 	RAP_MATCH_STRIDE,	/* exactly one stride on */
@@ -184,7 +183,7 @@ static bool rap_stream_descent(const struct rap_stream *s,
 	unsigned long most = f->max_pages + fa;
 	pgoff_t lo, hi, p;
 
-	if (f->kind != RAP_MAP_AROUND || !view->mapped || s->descends)
+	if (f->kind != RAP_MAP_AROUND || !view->mapped)
 		return false;
 	if (s->last > s->origin && s->misses >= RAP_STREAM_CONFIRM &&
 	    s->top - s->origin <= most) {
@@ -222,16 +221,6 @@ static enum rap_stream_match rap_stream_match(const struct rap_stream *s,
 		return RAP_MATCH_NONE;
 	if (s->delta && (long)(f->index - s->last) == s->delta)
 		return RAP_MATCH_STRIDE;
-	/*
-	 * A backward reader of runs that ascend one below the other (a
-	 * loader copying tensors of a few sizes in reverse order, each one
-	 * forwards) misses at the starts of some of them, at distances that
-	 * take turns, give or take a fault-around block (runs that do not
-	 * start on a page boundary, a small run between two large ones).
-	 */
-	if (f->kind == RAP_MAP_AROUND && s->delta < 0 && s->delta2 < 0 &&
-	    !up && rap_absdiff(dist, -s->delta2) <= f->fault_around_pages)
-		return RAP_MATCH_RUNS;
 	/* a confirmed stream that lost its marker misses further on */
 	step = rap_stream_step(s);
 	if (s->conf >= RAP_STREAM_CONFIRM && s->delta && up == forward &&
@@ -278,28 +267,9 @@ static enum rap_stream_match rap_stream_match(const struct rap_stream *s,
 }
 
 /*
- * Of two streams a miss matches equally, the more recent continues; of two
- * it is near, the nearer one: several readers of one mapping (a loader's
- * threads) start streams a few thousand pages apart, and the latest of
- * them need not be the reader's own.
- */
-static bool rap_stream_better(const struct rap_stream_set *set,
-			      const struct rap_stream *s,
-			      const struct rap_stream *best,
-			      enum rap_stream_match m, pgoff_t index)
-{
-	unsigned long d = rap_absdiff(index, s->last);
-	unsigned long bd = rap_absdiff(index, best->last);
-
-	if (m == RAP_MATCH_NEAR && d != bd)
-		return d < bd;
-	return set->clock - s->age < set->clock - best->age;
-}
-
-/*
- * The stream a miss continues: the best match (rap_stream_better()) of
- * the faulting task's own streams, or if none of them matches, of
- * another task's. A loader's threads walk shares of one mapping side by
+ * The stream a miss continues: the best match of the faulting task's own
+ * streams, or if none of them matches, of another task's; of two equal
+ * matches the first. A loader's threads walk shares of one mapping side by
  * side, and a descent reads on below its own thread's share into the
  * next one's: a thread's miss there may continue the other thread's
  * stream as well as its own.
@@ -322,8 +292,7 @@ static struct rap_stream *rap_stream_find(struct rap_stream_set *set,
 
 		if (!m || (best && mine && !own))
 			continue;
-		if (!best || own != mine || m > *how ||
-		    (m == *how && rap_stream_better(set, s, best, m, f->index))) {
+		if (!best || own != mine || m > *how) {
 			best = s;
 			*how = m;
 			mine = own;
@@ -332,26 +301,10 @@ static struct rap_stream *rap_stream_find(struct rap_stream_set *set,
 	return best;
 }
 
-/* Whether a hit at @index lies a few strides ahead of the stream */
-static bool rap_stream_ahead(const struct rap_stream *s, pgoff_t index)
-{
-	unsigned long step = rap_stream_step(s);
-	unsigned long dist = rap_absdiff(index, s->last);
-
-	return s->conf >= RAP_STREAM_CONFIRM && !s->span && step &&
-	       (index > s->last) == (s->delta > 0) && dist &&
-	       !(dist % step) && dist / step <= RAP_STREAM_SKIP;
-}
-
-/*
- * The stream whose marker the fault hit; or one whose touches the hit
- * lies on, a few strides ahead: the marker of a window it read before its
- * stride was corrected.
- */
+/* The stream whose marker the fault hit */
 static struct rap_stream *rap_stream_marked(struct rap_stream_set *set,
 					    const struct rap_stream_fault *f)
 {
-	struct rap_stream *ahead = NULL;
 	unsigned int i;
 
 	for (i = 0; i < RAP_STREAM_WAYS; i++) {
@@ -363,12 +316,8 @@ static struct rap_stream *rap_stream_marked(struct rap_stream_set *set,
 		if (rap_stream_is_marked(s) &&
 		    f->index >> s->unit_order == s->marker >> s->unit_order)
 			return s;
-		if (!ahead && rap_stream_ahead(s, f->index))
-			ahead = s;
 	}
-	if (ahead)
-		ahead->marker = f->index;
-	return ahead;
+	return NULL;
 }
 
 /*
@@ -466,32 +415,17 @@ static bool rap_stream_uncached(const struct rap_stream *s,
 }
 
 /*
- * A window of @pages took the misses off the file that stock's read-around
- * windows, half of them ahead of a dense reader, would have taken there
- */
-static void rap_stream_took(struct rap_stream *s,
-			    const struct rap_stream_fault *f, unsigned long pages)
-{
-	unsigned long half = f->ra_pages / 2 ? f->ra_pages / 2 : 1;
-	unsigned long n = rap_div_up(pages, half);
-
-	if (f->kind != RAP_MAP_AROUND)
-		return;
-	s->reads = n >= RAP_STREAM_LOTSAMISS - s->reads ?
-		   RAP_STREAM_LOTSAMISS : s->reads + n;
-}
-
-/*
- * Whether stock would have given read-around up for the file: its misses
- * (mmap_miss), and twice the ones its streams took off it
- * (rap_stream_took()): each of those would have raised mmap_miss, and the
- * hit of the marker that took it off lowered it (filemap_map_pages()),
- * reach MMAP_LOTSAMISS. One pass over the set's ways.
+ * Whether stock would have given read-around up for the file: the misses
+ * its streams' windows took off it, counted twice (each would have raised
+ * the file's mmap_miss, and the hit of the marker that took it lowered it
+ * instead, in filemap_map_pages()), reach MMAP_LOTSAMISS. The misses the
+ * file took are mmap_miss's own: past MMAP_LOTSAMISS the kernel asks no
+ * policy. One pass over the set's ways.
  */
 static bool rap_stream_lotsamiss(const struct rap_stream_set *set,
 				 const struct rap_stream_fault *f)
 {
-	unsigned long n = f->mmap_miss;
+	unsigned long n = 0;
 	unsigned int i;
 
 	for (i = 0; i < RAP_STREAM_WAYS; i++) {
@@ -586,7 +520,6 @@ static bool rap_stream_span(struct rap_stream *s,
 		s->next = start ? start - 1 : 0;
 	}
 	rap_stream_window(win, start, end, s->unit_order);
-	rap_stream_took(s, f, end - start);
 	p = rap_stream_marker_at(s, view, edge, start, end);
 	if (p >= start && p < end)
 		rap_stream_mark(s, win, p);
@@ -624,9 +557,9 @@ static bool rap_stream_untouched(const struct rap_stream *s,
  * touch, as stock does, ahead of its reader: while every touch is one of
  * stock's misses (the stride is at least half a window, so no window of
  * stock's holds the next touch) and stock still reads windows, which it
- * stops doing after MMAP_LOTSAMISS (mm/filemap.c) misses in a row: the
- * file's misses (every reader's, mmap_miss) and the ones the stream took
- * off them (its windows). The
+ * stops doing after MMAP_LOTSAMISS (mm/filemap.c) misses in a row: twice
+ * the windows the stream read, each a miss it took off the file and the
+ * hit of its marker, which lowered mmap_miss (filemap_map_pages()). The
  * page cache is then left as stock leaves it, for whatever reads the file
  * next: the benchmark of "filemap: use high-order folios in filemap sync
  * RA" (https://lore.kernel.org/all/20260415192853.3470423-3-stepanov.anatoly@huawei.com/)
@@ -638,8 +571,7 @@ static bool rap_stream_around(const struct rap_stream *s,
 {
 	return f->kind == RAP_MAP_AROUND &&
 	       2 * rap_stream_step(s) >= f->stock_pages &&
-	       f->mmap_miss + 2 * s->reads + RAP_STREAM_CONFIRM <
-	       RAP_STREAM_LOTSAMISS;
+	       2 * s->reads + RAP_STREAM_CONFIRM < RAP_STREAM_LOTSAMISS;
 }
 
 /*
@@ -801,10 +733,6 @@ static bool rap_stream_adopt(struct rap_stream *s,
  * them). A B-tree's reverse scan at a large read_ahead_kb misses so, only
  * where it jumps to the branch page of a subtree below read-around's
  * window, a constant distance apart as a strided reader's misses are.
- *
- * A reader of runs (s->runs) misses at the start of the run it reads
- * next: it walked the run before, between the two misses before, and the
- * page above the fault may be any distance from the pages it read.
  */
 static bool rap_stream_walked(const struct rap_stream *s,
 			      const struct rap_stream_fault *f,
@@ -814,16 +742,11 @@ static bool rap_stream_walked(const struct rap_stream *s,
 	unsigned long step = -s->delta;
 	pgoff_t from = f->index;
 
-	if (s->runs) {
-		from = f->index + step;
-		step = -s->delta2;
-	}
 	if (!view->mapped || s->delta >= 0 || step / 2 <= 2 * fa ||
 	    from < f->index || from + step / 2 + fa < from)
 		return false;
 	from += step / 2;
-	return (s->runs || !view->has_range(view->ctx, f->index + 1,
-					    f->index + 2 * fa)) &&
+	return !view->has_range(view->ctx, f->index + 1, f->index + 2 * fa) &&
 	       view->mapped(view->ctx, from - fa) &&
 	       view->mapped(view->ctx, from) &&
 	       view->mapped(view->ctx, from + fa);
@@ -954,14 +877,11 @@ static bool rap_stream_descend(struct rap_stream *s,
 	if (order > f->max_order)
 		order = f->max_order;
 	unit = 1UL << order;
-	s->descends = true;
 	s->dense = true;
 	s->span = true;
-	s->runs = false;
 	s->conf = RAP_STREAM_CONFIRM;
 	s->state = RAP_STREAM_IDLE;
 	s->delta = -1;
-	s->delta2 = 0;
 	s->last = f->index;
 	s->unit_order = order;
 	s->window = rap_stream_max(s, f);
@@ -1172,7 +1092,6 @@ bool rap_stream_decide(struct rap_stream_set *set,
 	case RAP_MATCH_NEAR:
 		s->conf = 1;
 		s->dense = false;
-		s->descends = false;
 		/* a run walked upwards begins at its lowest miss */
 		if (f->index < s->origin)
 			s->origin = f->index;
@@ -1192,11 +1111,8 @@ bool rap_stream_decide(struct rap_stream_set *set,
 		s->dense = false;
 		break;
 	}
-	s->runs = how == RAP_MATCH_RUNS;
-	if (how != RAP_MATCH_SKIP) {
-		s->delta2 = s->delta;
+	if (how != RAP_MATCH_SKIP)
 		s->delta = (long)(f->index - s->last);
-	}
 	s->last = f->index;
 	if (s->conf > RAP_STREAM_CONFIRM)
 		s->conf = RAP_STREAM_CONFIRM;

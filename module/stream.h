@@ -58,7 +58,7 @@ typedef unsigned int u32;
 /*
  * Decisions of its set for which a stream with a marker out is kept from
  * eviction after its last touch: a reader reading ahead hears from the
- * tracker once a window, while a scan's jumps start a stream each
+ * tracker once a window, while other readers' misses start a stream each
  */
 #define RAP_STREAM_HOLD		(8 * RAP_STREAM_WAYS)
 /* Milliseconds after which an untouched stream is free (zfetch_max_sec_reap) */
@@ -87,7 +87,6 @@ struct rap_stream {
 	pgoff_t origin;		/* its lowest miss */
 	pgoff_t top;		/* its highest miss */
 	long delta;		/* pages from one touch to the next; 0: unknown */
-	long delta2;		/* the distance between the two misses before */
 	/* where its next window starts (forward) or ends (backward) */
 	pgoff_t next;
 	pgoff_t marker;		/* a page of the folio marked for it */
@@ -96,7 +95,7 @@ struct rap_stream {
 	unsigned int conf;	/* misses that continued it */
 	/* its misses, whatever matched them, up to RAP_STREAM_CONFIRM */
 	unsigned int misses;
-	/* read-around misses its windows took off its file, at most LOTSAMISS */
+	/* windows it read one touch at a time, up to RAP_STREAM_LOTSAMISS */
 	unsigned int reads;
 	unsigned int unit_order;	/* folio order of its windows and marker */
 	enum rap_stream_state state;
@@ -108,12 +107,6 @@ struct rap_stream {
 	bool dense;
 	bool done;		/* ran into the start of the file */
 	bool lost;		/* stock lost it once: it reads its own windows */
-	bool runs;		/* its misses alternate between two distances */
-	/*
-	 * a reader of runs that ascend one below the other, each ending
-	 * where the one before began: it reads the span below in windows
-	 */
-	bool descends;
 	u32 age;		/* the set's clock at its latest touch */
 	u32 seen;		/* the time of its latest touch, ms */
 	u32 reader;		/* the task of its latest fault */
@@ -144,11 +137,6 @@ struct rap_stream_fault {
 	/* the largest window the kernel reads: max(ra_pages, 2 << max_order) */
 	unsigned long max_pages;
 	unsigned int thp_order;		/* folio order of RAP_MAP_THP reads */
-	/*
-	 * the file's read-around misses (file->f_ra.mmap_miss): stock reads
-	 * no window past RAP_STREAM_LOTSAMISS
-	 */
-	unsigned int mmap_miss;
 	/* pages fault-around maps around a fault (fault_around_bytes) */
 	unsigned long fault_around_pages;
 	unsigned int max_order;		/* the mapping's largest folio order */

@@ -106,7 +106,6 @@ bool rap_tracker_mmap_ra(const struct ra_policy_fault *fault,
 				 2UL << mapping_max_folio_order(mapping)),
 		.thp_order = f->thp_order,
 		.fault_around_pages = f->fault_around_pages,
-		.mmap_miss = READ_ONCE(fault->file->f_ra.mmap_miss),
 		.max_order = mapping_max_folio_order(mapping),
 		/* page_cache_async_ra() goes on if the marked folio is this */
 		.stock_seq = fault->ra_async_size &&

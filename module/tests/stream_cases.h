@@ -31,12 +31,14 @@ struct rap_sim {
 	bool tracker;
 	u64 generation;
 	u32 reader;			/* the task that touches next */
+	u32 now;			/* the clock, ms */
 	/* stock's async state: its last window */
 	pgoff_t ra_start;
 	unsigned long ra_size, ra_async;
 	unsigned int mmap_miss;		/* read-around's, as in filemap.c */
 	/* what happened */
 	unsigned long misses, pages_read, sync_replaced, async_replaced;
+	unsigned long empty;		/* tracker windows that read nothing */
 };
 
 static struct rap_sim rap_sim_a, rap_sim_b;
@@ -117,6 +119,7 @@ static bool rap_sim_decide(struct rap_sim *sim, enum ra_policy_point point,
 		.key = { .inode = 0x1000, .ino = 12, .dev = 8,
 			 .generation = (u32)sim->generation },
 		.reader = sim->reader,
+		.now = sim->now,
 		.point = point,
 		.kind = sim->kind,
 		.index = index,
@@ -132,7 +135,6 @@ static bool rap_sim_decide(struct rap_sim *sim, enum ra_policy_point point,
 		.thp_order = 9,
 		.max_order = 9,
 		.fault_around_pages = RAP_SIM_AROUND,
-		.mmap_miss = sim->mmap_miss,
 	};
 	unsigned int did;
 
@@ -148,9 +150,11 @@ static void rap_sim_read_win(struct rap_sim *sim,
 	unsigned long max = sim->ra_pages > RAP_SIM_MAX ? sim->ra_pages :
 			    RAP_SIM_MAX;
 	unsigned long size = win->size < max ? win->size : max;
+	unsigned long before = sim->pages_read;
 
 	rap_sim_read(sim, win->start, size,
 		     win->async_size < size ? win->async_size : size, win->order);
+	sim->empty += sim->pages_read == before;
 }
 
 static void rap_sim_miss(struct rap_sim *sim, pgoff_t p)
@@ -391,13 +395,14 @@ static void rap_case_stream_random_is_stock(struct rap_test *t)
 static void rap_case_stream_btree_reverse(struct rap_test *t)
 {
 	pgoff_t leaves = RAP_SIM_PAGES / 2, p;
-	unsigned long jumps = 0;
+	unsigned long jumps = 0, scan = 0;
 	u32 seed = 3;
 
 	rap_sim_init(&rap_sim_a, RAP_SIM_PAGES, 32, RAP_MAP_AROUND, false);
 	rap_sim_init(&rap_sim_b, RAP_SIM_PAGES, 32, RAP_MAP_AROUND, true);
 	for (p = leaves; p-- > 0;) {
 		rap_sim_touch(&rap_sim_a, p);
+		scan += !rap_sim_has_folio(&rap_sim_b, p);
 		rap_sim_touch(&rap_sim_b, p);
 		if (p % 32 == 0) {
 			pgoff_t j = leaves + rap_sim_rand(&seed) % leaves;
@@ -407,9 +412,13 @@ static void rap_case_stream_btree_reverse(struct rap_test *t)
 			jumps++;
 		}
 	}
-	/* every jump may miss; the scan itself at most 8 times */
+	/*
+	 * every jump may miss; the scan itself at most 8 times, though a
+	 * window of it lasts 32 jumps: more than the ways of its set
+	 */
 	RAP_EXPECT_LE(t, rap_sim_b.misses, rap_sim_a.misses);
 	RAP_EXPECT_LE(t, rap_sim_b.misses, jumps + 8);
+	RAP_EXPECT_LE(t, scan, 8);
 }
 
 /*
@@ -1112,6 +1121,172 @@ static void rap_case_stream_random_beside_stride(struct rap_test *t)
 	}
 }
 
+/*
+ * A strided reader that skips a touch now and then (a hole): the stream
+ * whose marker it skipped goes on at its next miss, a few strides on,
+ * and reads ahead from there, instead of starting afresh.
+ */
+static void rap_case_stream_holes(struct rap_test *t)
+{
+	unsigned long i;
+
+	rap_sim_init(&rap_sim_b, RAP_SIM_PAGES, 32, RAP_MAP_AROUND, true);
+	for (i = 0; i < RAP_SIM_PAGES / 64; i++)
+		if (i % 16 != 15)
+			rap_sim_touch(&rap_sim_b, 64 * i);
+	/* four to confirm, then one a hole */
+	RAP_EXPECT_LE(t, rap_sim_b.misses, 4 + RAP_SIM_PAGES / 64 / 16);
+}
+
+/*
+ * rap_stream_confirmed(), the query for other policies: a stream of the
+ * file near the page once it reads ahead, not while it is on trial, not
+ * far from it, not another file's.
+ */
+static void rap_case_stream_confirmed_query(struct rap_test *t)
+{
+	struct rap_stream_key key = { .inode = 0x1000, .ino = 12, .dev = 8,
+				      .generation = 1 };
+	struct ra_policy_window win;
+	pgoff_t p;
+
+	rap_sim_init(&rap_sim_b, RAP_SIM_PAGES, 32, RAP_MAP_AROUND, true);
+	for (p = 1000; p < 1000 + 3 * 64; p += 64)
+		rap_sim_decide(&rap_sim_b, RA_POLICY_SYNC_AROUND, p, &win);
+	RAP_EXPECT(t, !rap_stream_confirmed(&rap_sim_b.set, &key, p, 64, 0));
+	rap_sim_decide(&rap_sim_b, RA_POLICY_SYNC_AROUND, p, &win);
+	RAP_EXPECT(t, rap_stream_confirmed(&rap_sim_b.set, &key, p, 64, 0));
+	RAP_EXPECT(t, !rap_stream_confirmed(&rap_sim_b.set, &key, p + 65, 64,
+					    0));
+	key.ino++;
+	RAP_EXPECT(t, !rap_stream_confirmed(&rap_sim_b.set, &key, p, 64, 0));
+}
+
+/*
+ * A strided reader whose touches land a few pages off their places
+ * (jitter), beside nothing else: its misses restart streams, and the
+ * windows the tracker reads around its touches stop where stock's
+ * read-around would stop (MMAP_LOTSAMISS of the file's misses), so it
+ * reads no more than stock but for two windows.
+ */
+static void rap_case_stream_jitter(struct rap_test *t)
+{
+	unsigned long i;
+	u32 seed = 9;
+
+	rap_sim_init(&rap_sim_a, RAP_SIM_PAGES, 32, RAP_MAP_AROUND, false);
+	rap_sim_init(&rap_sim_b, RAP_SIM_PAGES, 32, RAP_MAP_AROUND, true);
+	for (i = 1; i < RAP_SIM_PAGES / 36; i++) {
+		pgoff_t p = 36 * i + rap_sim_rand(&seed) % 19 - 9;
+
+		rap_sim_touch(&rap_sim_a, p);
+		rap_sim_touch(&rap_sim_b, p);
+	}
+	RAP_EXPECT_LE(t, rap_sim_b.pages_read,
+		      rap_sim_a.pages_read + 2 * RAP_SIM_MAX);
+}
+
+/*
+ * A reverse scan and a random reader in one file: the scan's windows
+ * took its misses off the file, which stock would have counted towards
+ * MMAP_LOTSAMISS; the random reader's misses read their page only where
+ * stock's would, and the tracker reads no more than stock but for the
+ * scan's span (the scan touches every page) and two windows.
+ */
+static void rap_case_stream_random_beside_scan(struct rap_test *t)
+{
+	unsigned long i;
+	u32 seed = 3;
+
+	rap_sim_init(&rap_sim_a, RAP_SIM_PAGES, 32, RAP_MAP_AROUND, false);
+	rap_sim_init(&rap_sim_b, RAP_SIM_PAGES, 32, RAP_MAP_AROUND, true);
+	for (i = 0; i < RAP_SIM_PAGES / 2; i++) {
+		pgoff_t r = RAP_SIM_PAGES / 2 +
+			    rap_sim_rand(&seed) % (RAP_SIM_PAGES / 2);
+
+		rap_sim_touch(&rap_sim_a, RAP_SIM_PAGES / 2 - 1 - i);
+		rap_sim_touch(&rap_sim_b, RAP_SIM_PAGES / 2 - 1 - i);
+		if (i % 16)
+			continue;
+		rap_sim_touch(&rap_sim_a, r);
+		rap_sim_touch(&rap_sim_b, r);
+	}
+	RAP_EXPECT_LE(t, rap_sim_b.pages_read,
+		      rap_sim_a.pages_read + 2 * RAP_SIM_MAX);
+}
+
+/*
+ * A reverse scan of every page runs into the start of the file: its last
+ * window reads from page 0, and the hit of its marker reads nothing more
+ * (no window of cached pages). Every window the tracker returned read
+ * something.
+ */
+static void rap_case_stream_reverse_scan_to_zero(struct rap_test *t)
+{
+	static const unsigned long ras[] = { 32, 2048 };
+	unsigned int r;
+
+	for (r = 0; r < ARRAY_SIZE(ras); r++) {
+		rap_sim_init(&rap_sim_b, 8192, ras[r], RAP_MAP_AROUND, true);
+		rap_sim_stride(&rap_sim_b, 1, false);
+		RAP_EXPECT_LE(t, rap_sim_b.misses, 8);
+		RAP_EXPECT_EQ(t, rap_sim_b.pages_read, 8192);
+		RAP_EXPECT_EQ(t, rap_sim_b.empty, 0);
+	}
+}
+
+/*
+ * A forward reader whose misses continue the cached pages behind it (two
+ * readers of one file take stock's readahead state from each other): its
+ * stream follows stock's read-around window and marker, which stock reads
+ * on from, rather than reading windows of its own; the tracker replaces
+ * no window of stock's while stock's readahead keeps up.
+ */
+static void rap_case_stream_forward_follows_stock(struct rap_test *t)
+{
+	struct ra_policy_window win;
+	unsigned int k;
+	pgoff_t p, i;
+
+	rap_sim_init(&rap_sim_b, RAP_SIM_PAGES, 32, RAP_MAP_AROUND, true);
+	/* misses at no constant distance: a dense reader, not a stride */
+	for (k = 0, p = 1000; k < 6; k++, p += 40 + 3 * k) {
+		for (i = p - 40; i < p; i++)
+			rap_sim_b.page[i] = RAP_SIM_CACHED | RAP_SIM_MAPPED;
+		win = (struct ra_policy_window){ .start = p - 16, .size = 32,
+						 .async_size = 8 };
+		RAP_EXPECT(t, !rap_sim_decide(&rap_sim_b,
+					      RA_POLICY_SYNC_AROUND, p, &win));
+	}
+}
+
+/*
+ * A stream untouched for RAP_STREAM_REAP_MS is gone, whatever its state:
+ * a miss one stride on starts a stream, and a stream of a new reader takes
+ * its way first. Within the time it continues.
+ */
+static void rap_case_stream_expires(struct rap_test *t)
+{
+	struct ra_policy_window win;
+	unsigned int i;
+	pgoff_t p;
+
+	rap_sim_init(&rap_sim_b, RAP_SIM_PAGES, 32, RAP_MAP_AROUND, true);
+	for (p = 1000; p < 1000 + 3 * 64; p += 64)
+		rap_sim_decide(&rap_sim_b, RA_POLICY_SYNC_AROUND, p, &win);
+	rap_sim_b.now = RAP_STREAM_REAP_MS;
+	RAP_EXPECT(t, rap_sim_decide(&rap_sim_b, RA_POLICY_SYNC_AROUND, p,
+				     &win));
+	rap_sim_b.now += RAP_STREAM_REAP_MS + 1;
+	RAP_EXPECT(t, !rap_sim_decide(&rap_sim_b, RA_POLICY_SYNC_AROUND,
+				      p + 64, &win));
+	/* the new stream took the expired one's way */
+	for (i = 0; i < RAP_STREAM_WAYS; i++)
+		if (rap_sim_b.set.way[i].last == p)
+			break;
+	RAP_EXPECT(t, i == RAP_STREAM_WAYS);
+}
+
 struct rap_stream_case {
 	const char *name;
 	void (*run)(struct rap_test *t);
@@ -1138,6 +1313,14 @@ static const struct rap_stream_case rap_stream_cases[] = {
 	{ "stream_windows_valid", rap_case_stream_windows_valid },
 	{ "stream_abandoned_age", rap_case_stream_abandoned_age },
 	{ "stream_random_beside_stride", rap_case_stream_random_beside_stride },
+	{ "stream_expires", rap_case_stream_expires },
+	{ "stream_holes", rap_case_stream_holes },
+	{ "stream_confirmed_query", rap_case_stream_confirmed_query },
+	{ "stream_jitter", rap_case_stream_jitter },
+	{ "stream_random_beside_scan", rap_case_stream_random_beside_scan },
+	{ "stream_reverse_scan_to_zero", rap_case_stream_reverse_scan_to_zero },
+	{ "stream_forward_follows_stock",
+	  rap_case_stream_forward_follows_stock },
 };
 
 #endif /* RAPOLICY_STREAM_CASES_H */

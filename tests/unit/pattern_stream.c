@@ -29,6 +29,7 @@
 #include "../../module/stream.c"
 #include "stream_model.h"
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define PAT_MAX_READERS	PM_READERS
 #define PAT_STEADY	64	/* touches that make a stream steady */
 #define PAT_FEW		4	/* streams and files a steady draw has at most */
@@ -429,6 +430,13 @@ static unsigned int pat_report(unsigned int n, bool claimed, unsigned long bad,
 	return n + 1;
 }
 
+/*
+ * Draws that once failed, checked first on every run: 19767, a reverse
+ * scan whose set the misses of two B-tree scans of other files share,
+ * which evicted it when a stream with a marker out was not held
+ */
+static const u32 pat_pinned[] = { 19767 };
+
 int main(int argc, char **argv)
 {
 	unsigned long draws = 2000, i, failed = 0;
@@ -461,10 +469,11 @@ int main(int argc, char **argv)
 		}
 	}
 	printf("TAP version 13\n");
-	for (i = 0; i < draws; i++) {
+	for (i = 0; i < draws + ARRAY_SIZE(pat_pinned); i++) {
 		unsigned int bad;
 
-		pat_draw(&d, first + (u32)i);
+		pat_draw(&d, i < ARRAY_SIZE(pat_pinned) ? pat_pinned[i] :
+			 first + (u32)(i - ARRAY_SIZE(pat_pinned)));
 		bad = pat_check(&d, verbose, &t);
 		if (!bad || verbose)
 			continue;
@@ -475,7 +484,8 @@ int main(int argc, char **argv)
 			printf("# seed %u: a steady stream missed more than %d times; replay: pattern_stream -n 1 -s %u -v\n",
 			       d.seed, PAT_MISSES, d.seed);
 	}
-	printf("# %lu draws from seed %u\n", draws, first);
+	printf("# %lu draws from seed %u, and %zu pinned\n", draws, first,
+	       ARRAY_SIZE(pat_pinned));
 	for (c = 0; c < PAT_NR_MIXES; c++) {
 		snprintf(what, sizeof(what),
 			 "no more pages read than stock, two largest windows a stream and a dense-looking reader's span, %s",

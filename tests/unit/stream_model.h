@@ -155,7 +155,6 @@ static bool pm_decide(struct pm *m, unsigned int fi,
 		.thp_order = 9,
 		.max_order = 9,
 		.fault_around_pages = PM_AROUND,
-		.mmap_miss = file->mmap_miss,
 		.stock_seq = point == RA_POLICY_ASYNC &&
 			     index == file->ra_start + file->ra_size -
 				      file->ra_async,
