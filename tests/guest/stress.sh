@@ -439,3 +439,4 @@ fi
 [ ! -s "$STATE/splats" ]
 tap $? "dmesg: no BUG, WARNING, KASAN, lockdep, RCU, kmemleak, hung task or lockup report ($(grep -c . "$STATE/splats") lines)"
 echo "# checks after the load took $(($(now_s) - checks)) s (RTC); guest up $(uptime_s) s (guest clock)"
+tap_end
