@@ -42,6 +42,7 @@ mkdir -p build
 series=${KERNEL_SERIES:-7.3}
 unset KERNEL_SERIES
 
+run_suite tap-count bash tests/tap-selftest.sh
 run_suite style bash tests/style.sh
 run_suite unit-policy bash tests/unit/run.sh
 run_suite unit-stream bash tests/unit/run-stream.sh

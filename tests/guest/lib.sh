@@ -10,7 +10,7 @@
 # test accepts.
 
 SCRATCH=${RAPOLICY_SCRATCH:-/mnt/scratch}
-RAPOLICY_SYSFS=/sys/kernel/mm/rapolicy
+RAPOLICY_SYSFS=${RAPOLICY_SYSFS:-/sys/kernel/mm/rapolicy}
 tap_n=0
 tap_failed_file=/tmp/tap-failed.$$
 : >"$tap_failed_file"
