@@ -61,6 +61,8 @@ run_suite matrix bash tests/kernel/matrix.sh
 run_suite api bash tests/api/run.sh
 run_suite dkms bash tests/dkms.sh
 run_suite deb bash tests/deb.sh
+# make demo's install step in a minimal Debian root (tests/deps/demo.list)
+run_suite fresh-demo bash tests/fresh-demo.sh
 run_suite vm bash tests/vm/run-guest-tests.sh
 # Linux 6.12 (patches/6.12): neutrality against stock 6.12, each descending
 # policy and "best" on reverse walks, vma_limit (tests/vm/run-series-tests.sh)
