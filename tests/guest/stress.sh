@@ -283,6 +283,9 @@ if [ "${STRESS_KERNEL:-debug}" = debug ]; then
 	[ "$debug" = 1 ] && grep -q KernelAddressSanitizer "$STATE/boot.log" &&
 		[ -e /proc/lockdep ] && [ -e "$KMEMLEAK" ]
 	tap $? "debug kernel $(uname -r): KASAN, lockdep and kmemleak on"
+else
+	[ -e "$KMEMLEAK" ]
+	tap $? "release kernel $(uname -r): kmemleak on (kmemleak=on)"
 fi
 splats "$STATE/boot.log" >"$STATE/boot.splats"
 [ ! -s "$STATE/boot.splats" ]
