@@ -34,6 +34,12 @@ tap() {
 	fi
 }
 
+# tap_skip WHAT WHY: a test not run here, and why (counted as skipped)
+tap_skip() {
+	tap_n=$((tap_n + 1))
+	echo "ok $tap_n - $1 # SKIP $2"
+}
+
 # tap_import: TAP lines on stdin ("ok N text", "not ok N text") become
 # tests of this script, renumbered (KUnit's results, say)
 tap_import() {

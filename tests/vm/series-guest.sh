@@ -1,6 +1,10 @@
 #!/bin/sh
 # Guest side of tests/vm/run-series-tests.sh (TAP): the suites named in the
 # arguments, on a patched kernel of any series.
+#   guest       every guest script of 7.3's run (tests/guest/run.sh: KUnit,
+#               neutrality, the policy selftests, streams, the tracker,
+#               the tools, A/B, hostile input), with a counted skip and
+#               its reason for what cannot run on this kernel
 #   neutrality  no module loaded: tests/guest/neutrality.sh against the
 #               stock table of this kernel version
 #   policies    the policy selftests (tests/guest/policies.sh)
@@ -221,6 +225,7 @@ check "kernel $(uname -r) has the readahead policy hooks" \
 echo "# scratch: $(grep " $SCRATCH " /proc/mounts)"
 for suite in "$@"; do
 	case $suite in
+	guest) suite run.sh ;;
 	neutrality)
 		! grep -q '^rapolicy ' /proc/modules
 		tap $? "no readahead policy module loaded for the neutrality walks"
