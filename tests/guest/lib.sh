@@ -96,7 +96,8 @@ counter() {
 }
 
 # profile NAME: apply a profile as users get it, from rapolicyctl's own
-# table (rapolicyctl profile NAME), after every policy back to stock
+# table (rapolicyctl profile NAME: the policies it names to its values,
+# every other one of arm A to stock)
 profile() {
 	rapolicyctl profile "$1" >/dev/null ||
 		{ measure_failed "rapolicyctl profile $1"; return 1; }
