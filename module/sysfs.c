@@ -11,11 +11,10 @@
  * them; an attribute shared by several directories finds its arm from
  * the kobject it is read through:
  *
- *   rapolicy/             arm A's policies, streams_flush, version
- *   rapolicy/ab/          arm B's policies, streams_flush, mode, cgroup,
- *                         sample_permille, salt
+ *   rapolicy/             arm A's policies, version
+ *   rapolicy/ab/          arm B's policies, mode, cgroup, sample_permille, salt
  *   rapolicy/stats/       counters of both arms, reset, elapsed_ms,
- *                         settings_changed
+ *                         settings_changed, streams_flush
  *   rapolicy/stats/{a,b}/ counters of one arm
  */
 #include <linux/atomic.h>
@@ -229,45 +228,14 @@ static const struct attribute_group rap_top_group = {
 	.attrs = rap_top_attrs,
 };
 
-/* Drop the streams of the directory's arm: counts start from none */
-static ssize_t streams_flush_store(struct kobject *kobj,
-				   struct kobj_attribute *attr,
-				   const char *buf, size_t count)
-{
-	bool flush;
-	int err;
-
-	err = kstrtobool(buf, &flush);
-	if (err)
-		return err;
-	if (!flush)
-		return -EINVAL;
-	rap_tracker_flush(kobj == rap_ab_kobj ? RAP_ARM_B : RAP_ARM_A);
-	return count;
-}
-
-static struct kobj_attribute rap_streams_flush_attr =
-	__ATTR_WO(streams_flush);
-
-static struct attribute *rap_arm_attrs[] = {
-	&rap_streams_flush_attr.attr,
-	NULL,
-};
-
-static const struct attribute_group rap_arm_group = {
-	.attrs = rap_arm_attrs,
-};
-
 static const struct attribute_group *rap_arm_a_groups[] = {
 	&rap_policy_group,
-	&rap_arm_group,
 	&rap_top_group,
 	NULL,
 };
 
 static const struct attribute_group *rap_ab_groups[] = {
 	&rap_policy_group,
-	&rap_arm_group,
 	&rap_ab_group,
 	NULL,
 };
@@ -327,6 +295,27 @@ static ssize_t reset_store(struct kobject *kobj, struct kobj_attribute *attr,
 	return count;
 }
 
+/*
+ * Drop the stream tracker's streams of both arms, so that counts start
+ * from none, as reset starts the counters
+ */
+static ssize_t streams_flush_store(struct kobject *kobj,
+				   struct kobj_attribute *attr,
+				   const char *buf, size_t count)
+{
+	bool flush;
+	int err;
+
+	err = kstrtobool(buf, &flush);
+	if (err)
+		return err;
+	if (!flush)
+		return -EINVAL;
+	rap_tracker_flush(RAP_ARM_A);
+	rap_tracker_flush(RAP_ARM_B);
+	return count;
+}
+
 static ssize_t elapsed_ms_show(struct kobject *kobj,
 			       struct kobj_attribute *attr, char *buf)
 {
@@ -342,11 +331,13 @@ static ssize_t settings_changed_show(struct kobject *kobj,
 static struct kobj_attribute rap_reset_attr = __ATTR_WO(reset);
 static struct kobj_attribute rap_elapsed_attr = __ATTR_RO(elapsed_ms);
 static struct kobj_attribute rap_changed_attr = __ATTR_RO(settings_changed);
+static struct kobj_attribute rap_streams_flush_attr = __ATTR_WO(streams_flush);
 
 static struct attribute *rap_stats_ctl_attrs[] = {
 	&rap_reset_attr.attr,
 	&rap_elapsed_attr.attr,
 	&rap_changed_attr.attr,
+	&rap_streams_flush_attr.attr,
 	NULL,
 };
 

@@ -4,7 +4,7 @@
 # three walks of several readers. patwalk (tests/guest/patwalk.c) runs
 # each reader as a thread of its own, touch by touch in the pattern's
 # order, over cold files; "off" is the module loaded with every policy
-# off, "on" is streams=on alone after streams_flush.
+# off, "on" is streams=on alone after stats/streams_flush.
 #
 # - a draw without jitter or a random reader reads no more sectors than
 #   off, but for what the host model allows (slack_pages: two largest
@@ -24,12 +24,12 @@ S=$RAPOLICY_SYSFS
 STEADY_FAULTS=12
 MAX_WINDOW=1024		# pages: 2 << the largest folio order
 
-modprobe rapolicy || { tap 1 "load rapolicy"; echo "1..$tap_n"; exit 1; }
-all_policies_off || { tap 1 "policies off"; echo "1..$tap_n"; exit 1; }
+modprobe rapolicy || { tap 1 "load rapolicy"; tap_end; }
+all_policies_off || { tap 1 "policies off"; tap_end; }
 files=""
 for i in 0 1 2 3; do
 	rawalk --create 64M "$SCRATCH/pat-$i" >/dev/null ||
-		{ tap 1 "create $SCRATCH/pat-$i"; echo "1..$tap_n"; exit 1; }
+		{ tap 1 "create $SCRATCH/pat-$i"; tap_end; }
 	files="$files $SCRATCH/pat-$i"
 done
 f0=$SCRATCH/pat-0
@@ -38,7 +38,7 @@ f0=$SCRATCH/pat-0
 pw() {
 	echo "$1" >"$S/streams" || return 1
 	if [ "$1" = on ]; then
-		echo 1 >"$S/streams_flush" || return 1
+		echo 1 >"$S/stats/streams_flush" || return 1
 	fi
 	shift
 	if ! pw_out=$(patwalk "$@" 2>&1); then
@@ -145,13 +145,13 @@ for ra in 128 8192; do
 	fi
 done
 
-# streams_flush takes 1 and refuses 0
-echo 1 >"$S/streams_flush" && echo 1 >"$S/ab/streams_flush"
-tap $? "streams_flush and ab/streams_flush take 1"
-! echo 0 2>/dev/null >"$S/streams_flush"
-tap $? "streams_flush refuses 0"
+# stats/streams_flush takes 1 and refuses 0
+echo 1 >"$S/stats/streams_flush"
+tap $? "stats/streams_flush takes 1"
+! echo 0 2>/dev/null >"$S/stats/streams_flush"
+tap $? "stats/streams_flush refuses 0"
 
 echo 128 >/sys/block/vda/queue/read_ahead_kb
 rm -f $files
 rmmod rapolicy
-echo "1..$tap_n"
+tap_end
