@@ -439,18 +439,24 @@ static bool rap_stream_lotsamiss(const struct rap_stream_set *set,
 }
 
 /*
- * A read-around miss that reads nothing for a stream, in a file stock
- * would have given read-around up for (its streams' misses taken off it
- * would have counted): the faulting page only, as stock reads then, and
- * not the read-around window of a file whose mmap_miss the tracker kept
- * low (a random reader beside a stream would read around where stock
- * reads single pages).
+ * A read-around miss that reads nothing for a stream, with nothing cached
+ * next to it, in a file stock would have given read-around up for (its
+ * streams' misses taken off it would have counted): the faulting page
+ * only, as stock reads then, and not the read-around window of a file
+ * whose mmap_miss the tracker kept low (a random reader beside a stream
+ * would read around where stock reads single pages). A miss next to
+ * cached pages may be a dense reader's that is no stream yet (a B-tree
+ * scan's resumption below the pages it came through): its read-around
+ * window stays.
  */
 static bool rap_stream_page_only(const struct rap_stream_set *set,
 				 const struct rap_stream_fault *f,
+				 const struct rap_cache_view *view,
 				 struct ra_policy_window *win, unsigned int *did)
 {
 	if (f->kind != RAP_MAP_AROUND || f->point != RA_POLICY_SYNC_AROUND ||
+	    (f->index > 0 && view->has_folio(view->ctx, f->index - 1)) ||
+	    (f->index < ULONG_MAX && view->has_folio(view->ctx, f->index + 1)) ||
 	    !rap_stream_lotsamiss(set, f))
 		return false;
 	rap_stream_window(win, f->index, f->index + 1, 0);
@@ -1076,7 +1082,7 @@ bool rap_stream_decide(struct rap_stream_set *set,
 					  .state = RAP_STREAM_TRIAL };
 		rap_stream_touch(set, s, f);
 		*did |= RAP_STREAM_DID_NEW;
-		return rap_stream_page_only(set, f, win, did);
+		return rap_stream_page_only(set, f, view, win, did);
 	}
 	rap_stream_touch(set, s, f);
 	if (how == RAP_MATCH_DESCENT)
@@ -1118,6 +1124,6 @@ bool rap_stream_decide(struct rap_stream_set *set,
 		s->conf = RAP_STREAM_CONFIRM;
 	rap_stream_settle(s);
 	if (s->conf < RAP_STREAM_CONFIRM)
-		return rap_stream_page_only(set, f, win, did);
+		return rap_stream_page_only(set, f, view, win, did);
 	return rap_stream_sync(s, f, view, again, win, did);
 }

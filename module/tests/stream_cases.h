@@ -1261,6 +1261,37 @@ static void rap_case_stream_forward_follows_stock(struct rap_test *t)
 }
 
 /*
+ * A B-tree index's reverse scan: runs of 64 pages, each read upwards from
+ * the branch page just below it, each run below the one before. Its
+ * resumptions miss next to the pages it read, as a dense reader's do, and
+ * keep stock's read-around window even where the tracker would read a
+ * random reader's page only: no more misses than stock, and no more pages
+ * but for two windows (the guest's patterns.sh runs it on the kernel).
+ */
+static void rap_case_stream_btree_index_reverse(struct rap_test *t)
+{
+	static const unsigned long ras[] = { 32, 2048 };
+	const unsigned long run = 64, pages = 16384;
+	unsigned int r, k;
+	pgoff_t base;
+
+	for (r = 0; r < ARRAY_SIZE(ras); r++) {
+		rap_sim_init(&rap_sim_a, pages, ras[r], RAP_MAP_AROUND, false);
+		rap_sim_init(&rap_sim_b, pages, ras[r], RAP_MAP_AROUND, true);
+		for (base = pages - run; base > run; base -= run + 1)
+			for (k = 0; k <= run; k++) {
+				pgoff_t p = k ? base + k - 1 : base - 1;
+
+				rap_sim_touch(&rap_sim_a, p);
+				rap_sim_touch(&rap_sim_b, p);
+			}
+		RAP_EXPECT_LE(t, rap_sim_b.misses, rap_sim_a.misses);
+		RAP_EXPECT_LE(t, rap_sim_b.pages_read,
+			      rap_sim_a.pages_read + 2 * RAP_SIM_MAX);
+	}
+}
+
+/*
  * A stream untouched for RAP_STREAM_REAP_MS is gone, whatever its state:
  * a miss one stride on starts a stream, and a stream of a new reader takes
  * its way first. Within the time it continues.
@@ -1321,6 +1352,7 @@ static const struct rap_stream_case rap_stream_cases[] = {
 	{ "stream_reverse_scan_to_zero", rap_case_stream_reverse_scan_to_zero },
 	{ "stream_forward_follows_stock",
 	  rap_case_stream_forward_follows_stock },
+	{ "stream_btree_index_reverse", rap_case_stream_btree_index_reverse },
 };
 
 #endif /* RAPOLICY_STREAM_CASES_H */
