@@ -57,6 +57,21 @@ tap $? "cgroup mode: arm A (stock) takes the stock $stock misses, all counted ($
 tap $? "only arm B took descending_thp decisions"
 [ "$(cat "$RAPOLICY_SYSFS/stats/sync_miss")" = $((miss_a + miss_b)) ]
 tap $? "stats/sync_miss is the sum of the arms"
+# buckets_within COLUMN STAT: the buckets' sum of COLUMN (3 sync_miss, 4
+# pages_read) lies between STAT of both arms read before and after them
+buckets_within() {
+	_lo=$(( $(stat_of a "$2") + $(stat_of b "$2") ))
+	_sum=$(awk -v c="$1" '{ s += $c } END { print s + 0 }' "$RAPOLICY_SYSFS/stats/buckets")
+	_hi=$(( $(stat_of a "$2") + $(stat_of b "$2") ))
+	echo "# buckets' $2 $_sum, the arms' $_lo..$_hi"
+	[ "$_lo" -le "$_sum" ] && [ "$_sum" -le "$_hi" ] && [ "$_sum" -gt 0 ]
+}
+buckets_within 3 sync_miss
+tap $? "cgroup mode: every miss counted in one bucket"
+buckets_within 4 pages_read
+tap $? "cgroup mode: every page read counted in one bucket"
+[ "$(awk '$2 == "-"' "$RAPOLICY_SYSFS/stats/buckets" | wc -l)" = 64 ]
+tap $? "cgroup mode: no bucket has an arm of its own"
 
 # Sample mode: which arm a file is in, seen from the counters.
 echo sample >"$AB/mode" && echo 300 >"$AB/sample_permille" && echo 7 >"$AB/salt"
@@ -87,6 +102,28 @@ echo 8 >"$AB/salt"
 third=$(arms_of_files)
 [ "$third" != "$first" ]
 tap $? "sample mode: another salt, another split"
+# 300 permille of 64 buckets: 19.2, rounded to 19
+[ "$(awk '$2 == "b"' "$RAPOLICY_SYSFS/stats/buckets" | wc -l)" = 19 ] &&
+	[ "$(awk '$2 == "a"' "$RAPOLICY_SYSFS/stats/buckets" | wc -l)" = 45 ]
+tap $? "sample mode: 19 of the 64 buckets in arm B at 300 permille"
+echo 1 >"$RAPOLICY_SYSFS/stats/reset"
+i=0
+while [ $i -lt 100 ]; do
+	rawalk --pattern forward --read-ahead-kb 128 "$SCRATCH/s$i" >/dev/null || break
+	i=$((i + 1))
+done
+[ $i = 100 ]
+tap $? "sample mode: walk the 100 files"
+buckets_within 3 sync_miss
+tap $? "sample mode: every miss counted in one bucket"
+b_lo=$(stat_of b sync_miss)
+b_sum=$(awk '$2 == "b" { s += $3 } END { print s + 0 }' "$RAPOLICY_SYSFS/stats/buckets")
+b_hi=$(stat_of b sync_miss)
+[ "$b_lo" -le "$b_sum" ] && [ "$b_sum" -le "$b_hi" ] && [ "$b_sum" -gt 0 ]
+tap $? "sample mode: arm B's buckets hold arm B's misses ($b_sum, arm B $b_lo..$b_hi)"
+echo 1 >"$RAPOLICY_SYSFS/stats/reset"
+[ "$(awk '$3 != 0 || $4 != 0' "$RAPOLICY_SYSFS/stats/buckets" | wc -l)" -le 2 ]
+tap $? "stats/reset zeroes the buckets (but for a fault or two since)"
 
 # Switching the mode under load loses no counts.
 echo 1 >"$RAPOLICY_SYSFS/stats/reset"
@@ -119,3 +156,4 @@ echo off >"$AB/mode"
 rmmod rapolicy
 tap $? "rmmod after A/B use"
 rmdir "$CG/arm_a"
+echo "1..$tap_n"
