@@ -289,7 +289,15 @@ static int load_ab(struct ctx *c, json_t *j, struct ab_conf *ab)
 	if (permille < 0 || permille > 1000 || (salt && json_get_u64(salt, &ab->salt)))
 		return usage(c, "apply", "\"ab\": sample_permille 0..1000, salt 0..2^64-1");
 	ab->permille = (unsigned int)permille;
-	return check_cgroup(c, "apply", cg, ab->cgroup, sizeof(ab->cgroup));
+	/* A cgroup gone since the save must not keep the rest from applying */
+	if (cgroup_path(cg, ab->cgroup, sizeof(ab->cgroup))) {
+		errmsg(c, "warning: \"ab\": cgroup '%s' does not exist: skipped%s", esc(cg),
+		       ab->mode == AB_CGROUP ? ", the A/B mode stays off" : "");
+		ab->cgroup[0] = '\0';
+		if (ab->mode == AB_CGROUP)
+			ab->mode = AB_OFF;
+	}
+	return 0;
 }
 
 static const char usage_apply[] =
@@ -297,7 +305,8 @@ static const char usage_apply[] =
 "Set the whole state that 'rapolicyctl save' printed ('-' reads stdin):\n"
 "both arms' policies (stock where FILE names none) and the A/B assignment\n"
 "(off where FILE has none).  All of it is checked first; when a write\n"
-"fails, the earlier ones are undone.\n";
+"fails, the earlier ones are undone.  A cgroup that does not exist is\n"
+"skipped with a warning (the A/B mode stays off), the rest applied.\n";
 
 int cmd_apply(struct ctx *c, int argc, char **argv)
 {

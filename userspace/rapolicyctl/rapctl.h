@@ -182,6 +182,7 @@ const struct profile *profile_match(const struct arm_set *a, unsigned int *diff)
 
 /* cli.c: set and ab set, A/B assignment writes */
 int set_arm(struct ctx *c, const char *cmd, int arm, int argc, char **argv);
+int cgroup_path(const char *in, char *out, size_t size);
 int check_cgroup(struct ctx *c, const char *cmd, const char *in, char *out,
 		 size_t size);
 size_t plan_ab(struct write *w, const struct ab_conf *from, const struct ab_conf *to);

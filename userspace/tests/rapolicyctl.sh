@@ -125,6 +125,12 @@ echo '{"a": {}}' >$T/stock.json
 rc apply $T/stock.json >/dev/null && rc profile verify stock >/dev/null &&
 	grep -qx "\[off\] cgroup sample" $M/ab/mode
 tap $? "apply: what the file does not name goes to stock, A/B off"
+echo '{"a": {"pmd_hit": "on"}, "ab": {"mode": "cgroup", "cgroup": "/gone"}}' >$T/gone.json
+rc apply $T/gone.json >$T/out 2>$T/err; r=$?
+[ $r = 0 ] && grep -q " \[on\]" $M/pmd_hit && grep -qx "\[off\] cgroup sample" $M/ab/mode &&
+	[ "$(cat $T/err)" = "rapolicyctl: warning: \"ab\": cgroup '/gone' does not exist: skipped, the A/B mode stays off" ]
+tap $? "apply with a cgroup that is gone: a warning, the rest applied ($r: $(cat $T/err))"
+rc apply $T/stock.json >/dev/null
 
 # stats
 echo 5 >$M/stats/a/sync_miss; echo 7 >$M/stats/b/pages_read
