@@ -5,6 +5,7 @@
  */
 #include <jansson.h>
 #include <string.h>
+#include <time.h>
 
 #include "rapctl.h"
 #include "util.h"
@@ -68,6 +69,9 @@ void print_prometheus(FILE *f, const struct rap_state *s, bool up)
 	prom_head(f, "rapolicy_up", "gauge",
 		  "Whether rapolicy.ko is loaded (1) or not (0).");
 	fprintf(f, "rapolicy_up %d\n", up);
+	prom_head(f, "rapolicy_exporter_timestamp_seconds", "gauge",
+		  "When rapolicyctl wrote these metrics, in seconds since the epoch.");
+	fprintf(f, "rapolicy_exporter_timestamp_seconds %lld\n", (long long)time(NULL));
 	if (!up)
 		return;
 	prom_head(f, "rapolicy_info", "gauge", "The module's version.");
@@ -79,6 +83,15 @@ void print_prometheus(FILE *f, const struct rap_state *s, bool up)
 	for (int m = 0; m < 3; m++)
 		fprintf(f, "rapolicy_ab_mode{mode=\"%s\"} %d\n", ab_modes[m],
 			m == s->ab.mode);
+	prom_head(f, "rapolicy_ab_buckets", "gauge",
+		  "A/B buckets per arm in sample mode, 0 in the other modes.");
+	for (int arm = 0; arm < NR_ARMS; arm++) {
+		int nb = 0;
+
+		for (int i = 0; i < ABT_BUCKETS && s->ab.mode == AB_SAMPLE; i++)
+			nb += s->st.bucket_arm[i] == 'a' + arm;
+		fprintf(f, "rapolicy_ab_buckets{arm=\"%c\"} %d\n", 'a' + arm, nb);
+	}
 	prom_head(f, "rapolicy_ab_sample_permille", "gauge",
 		  "Share of files in arm B in sample mode, per mille.");
 	fprintf(f, "rapolicy_ab_sample_permille %u\n", s->ab.permille);
