@@ -4,7 +4,10 @@
  * one under ab/. ab/mode chooses how a fault picks its arm:
  *
  *   off     every fault uses arm A
- *   cgroup  faults of tasks in ab/cgroup or below it use arm B
+ *   cgroup  faults of tasks in ab/cgroup or below it use arm B; with
+ *           ab/cgroup empty, cgroups hash into the buckets by their id,
+ *           and those of ab/salt's buckets use arm B (as files in sample
+ *           mode: an experiment over cgroups)
  *   sample  a file is in arm B when its bucket is: a fixed hash of
  *           (device, inode) picks one of RAP_AB_BUCKETS buckets, and
  *           ab/salt draws ab/sample_permille of the buckets for arm B
@@ -57,7 +60,8 @@ struct rap_unit rap_unit_of(const struct file *file)
 		u.bucket = rap_ab_bucket(RAP_AB_CGROUP_NS,
 					 cgroup_id(task_dfl_cgroup(current)));
 		cgrp = rcu_dereference(rap_ab_cgroup);
-		if (cgrp && task_under_cgroup_hierarchy(current, cgrp))
+		if (cgrp ? task_under_cgroup_hierarchy(current, cgrp) :
+			   READ_ONCE(rap_ab_bmask) >> u.bucket & 1)
 			u.arm = RAP_ARM_B;
 		return u;
 	case RAP_AB_SAMPLE:
@@ -78,16 +82,19 @@ enum rap_arm rap_arm_of(const struct file *file)
 
 /*
  * The arm of @bucket's faults for stats/buckets: 'a' or 'b' in sample
- * mode, 'a' with the mode off, '-' in cgroup mode, where a bucket's
- * cgroups need not all be in one arm.
+ * mode and in cgroup mode without ab/cgroup, 'a' with the mode off, '-'
+ * in cgroup mode with ab/cgroup, where a bucket's cgroups need not all
+ * be in one arm.
  */
 char rap_ab_bucket_arm(unsigned int bucket)
 {
 	switch (READ_ONCE(rap_ab_mode)) {
+	case RAP_AB_CGROUP:
+		if (rcu_access_pointer(rap_ab_cgroup))
+			return '-';
+		fallthrough;
 	case RAP_AB_SAMPLE:
 		return READ_ONCE(rap_ab_bmask) >> bucket & 1 ? 'b' : 'a';
-	case RAP_AB_CGROUP:
-		return '-';
 	default:
 		return 'a';
 	}

@@ -141,6 +141,23 @@ echo "# mode flipping during a walk: walker $maj major faults, $total counted, a
 [ -n "$maj" ] && [ "$total" -ge "$maj" ] && [ "$total" -le $((g1 - g0)) ]
 tap $? "switching modes during a walk: the walker's misses counted, none twice"
 
+# cgroup mode without ab/cgroup: cgroups drawn into the buckets. A walker
+# in its own cgroup faults into one bucket (its cgroup's), in that
+# bucket's arm.
+echo >"$AB/cgroup" && echo cgroup >"$AB/mode" && echo 500 >"$AB/sample_permille"
+[ "$(awk '$2 == "b"' "$RAPOLICY_SYSFS/stats/buckets" | wc -l)" = 32 ]
+tap $? "cgroup mode without a cgroup: 32 of 64 buckets in arm B at 500 permille"
+for cg in arm_a arm_b; do
+	echo 1 >"$RAPOLICY_SYSFS/stats/reset"
+	in_cgroup $cg rawalk --advice huge --pattern reverse --read-ahead-kb $RA "$fa" >/tmp/c.out
+	maj=$(sed -n 's/^major_faults: //p' /tmp/c.out)
+	top=$(sort -k3 -n -r "$RAPOLICY_SYSFS/stats/buckets" | head -n 1)
+	arm=$(echo "$top" | cut -d' ' -f2) n=$(echo "$top" | cut -d' ' -f3)
+	[ -n "$maj" ] && [ "$n" -ge "$maj" ] && [ "$(stat_of "$arm" sync_miss)" -ge "$maj" ]
+	tap $? "cgroups: /$cg's walker faults in one bucket ($n >= $maj), counted in its arm $arm"
+done
+echo 0 >"$AB/sample_permille" && echo /arm_b >"$AB/cgroup"
+
 # Removing the assigned cgroup is safe.
 echo cgroup >"$AB/mode"
 rmdir "$CG/arm_b"

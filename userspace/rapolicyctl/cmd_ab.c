@@ -16,7 +16,8 @@
 
 static const char usage_ab[] =
 "Usage: rapolicyctl ab set POLICY=VALUE...\n"
-"       rapolicyctl ab assign off | cgroup PATH | sample PERMILLE [--salt S]\n"
+"       rapolicyctl ab assign off | cgroup PATH | {sample|cgroups} PERMILLE\n"
+"                             [--salt S]\n"
 "       rapolicyctl ab status\n"
 "       rapolicyctl ab sample\n"
 "       rapolicyctl ab period\n"
@@ -24,8 +25,9 @@ static const char usage_ab[] =
 "                             --blocks N] [--json]\n\n"
 "Arm A is the top-level policy set, arm B the one under ab/.  'assign'\n"
 "chooses which faults use arm B: none, those of tasks in a cgroup v2, or\n"
-"those of files in PERMILLE of 64 buckets that a salt draws; files hash\n"
-"into the buckets by device and inode.  'sample' prints one JSON line of\n"
+"those of files in PERMILLE of 64 buckets that a salt draws (files hash\n"
+"into the buckets by device and inode), or those of tasks whose cgroups\n"
+"are in them ('cgroups').  'sample' prints one JSON line of\n"
 "the counters, per arm and per bucket; 'period' prints one, draws a new\n"
 "salt, and prints another: it ends a period and starts the next.\n"
 "'report' compares the arms per bucket over the first N periods of FILE\n"
@@ -34,7 +36,7 @@ static const char usage_ab[] =
 "effect of B with its 95% interval, and one of: B better, B worse, no\n"
 "difference detected at this power, not enough data, invalid: settings\n"
 "changed.  B better needs fewer major faults and pages read below +10%.\n"
-"In cgroup mode the report is observational, with no test.\n";
+"With 'cgroup PATH' the report is observational, with no test.\n";
 
 #define MAX_SAMPLES 4096
 
@@ -73,10 +75,10 @@ static int assign(struct ctx *c, int argc, char **argv)
 		if (!*to.cgroup)
 			return usage(c, "ab assign", "cgroup needs a PATH");
 		to.mode = AB_CGROUP;
-	} else if (nops == 2 && !strcmp(argv[1], "sample")) {
+	} else if (nops == 2 && (!strcmp(argv[1], "sample") || !strcmp(argv[1], "cgroups"))) {
 		if (parse_u64(argv[2], &v) || v > 1000)
-			return usage(c, "ab assign", "sample takes 0 to 1000 permille, not '%s'",
-				     esc(argv[2]));
+			return usage(c, "ab assign", "%s takes 0 to 1000 permille, not '%s'",
+				     argv[1], esc(argv[2]));
 		to.permille = (unsigned int)v;
 		if (salt) {
 			char *end;
@@ -87,8 +89,12 @@ static int assign(struct ctx *c, int argc, char **argv)
 				return usage(c, "ab assign", "bad salt '%s'", esc(salt));
 		}
 		to.mode = AB_SAMPLE;
+		if (!strcmp(argv[1], "cgroups")) {
+			to.mode = AB_CGROUP;
+			to.cgroup[0] = '\0';
+		}
 	} else {
-		return usage(c, "ab assign", "expected off, cgroup PATH or sample PERMILLE [--salt S]");
+		return usage(c, "ab assign", "expected off, cgroup PATH, sample PERMILLE or cgroups PERMILLE [--salt S]");
 	}
 	return apply_report(c, w, plan_ab(w, &s.ab, &to));
 }
@@ -156,8 +162,8 @@ static int period(struct ctx *c)
 	if (ret)
 		return ret;
 	print_sample(c, &sm);
-	if (sm.mode != AB_SAMPLE)
-		return errmsg(c, "ab period needs sample mode: 'rapolicyctl ab assign sample PERMILLE'");
+	if (sm.mode == AB_OFF || sm.st.bucket_arm[0] == '-')
+		return errmsg(c, "ab period needs 'ab assign sample' or 'ab assign cgroups'");
 	ret = resalt(c) ?: take(c, &sm);
 	if (!ret)
 		print_sample(c, &sm);
@@ -310,7 +316,7 @@ static int report(struct ctx *c, const struct sample *sm, size_t n, unsigned int
 	struct abt_plan plan = abt_default_plan;
 	uint64_t tot[NR_ARMS][NR_ST] = { { 0 } };
 	int mode = sm[n - 1].mode;
-	bool tested, obs = mode == AB_CGROUP;
+	bool tested, obs = sm[n - 1].st.bucket_arm[0] == '-';
 	struct abt_result r;
 	unsigned int np;
 

@@ -152,7 +152,7 @@ void *json_ab(const struct ab_conf *ab);
 void *json_counters(const struct counters *st);
 void *json_buckets(const struct counters *st);
 void *json_state(const struct rap_state *s);
-/* "off", "cgroup PATH", "sample N permille, salt S" */
+/* "off", "cgroup PATH", "sample|cgroups N permille, salt S" */
 const char *ab_line(const struct ab_conf *ab, char *buf, size_t size);
 /* u64 as a JSON integer, above INT64_MAX as a decimal string; and back */
 void *json_u64(uint64_t v);

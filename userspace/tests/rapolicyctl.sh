@@ -208,10 +208,18 @@ tap $? "a setting change between periods (the new salt) is not one within"
 sed 's/"mode":"sample"/"mode":"off"/' $T/ab >$T/off
 rc ab report --samples $T/off | grep -q "^verdict: not enough data (the A/B mode is off"
 tap $? "no verdict while the mode is off"
-sed 's/"mode":"sample"/"mode":"cgroup"/' $T/ab >$T/cg
+sed 's/"mode":"sample"/"mode":"cgroup"/; s/\["[ab]",/["-",/g' $T/ab >$T/cg
 rc ab report --samples $T/cg >$T/out
 grep -q "^verdict: observational (" $T/out && ! grep -q "p=" $T/out
-tap $? "cgroup mode: observational, no p-value"
+tap $? "cgroup mode with one cgroup: observational, no p-value"
+sed 's/"mode":"sample"/"mode":"cgroup"/' $T/ab >$T/cgs
+rc ab report --samples $T/cgs | grep -q "^verdict: B better"
+tap $? "cgroup mode with cgroups drawn into the buckets: a test"
+rc ab assign cgroups 300 --salt 5 >/dev/null && grep -qx "off \[cgroup\] sample" $M/ab/mode &&
+	[ -z "$(cat $M/ab/cgroup)" ] && grep -qx 300 $M/ab/sample_permille && grep -qx 5 $M/ab/salt &&
+	rc ab status | grep -qx "mode:    cgroups 300 permille, salt 5"
+tap $? "ab assign cgroups 300: cgroup mode without a cgroup, permille and salt"
+rc ab assign sample 500 >/dev/null
 rc ab report >$T/out
 grep -q "^verdict: not enough data (1 of the 6 planned periods)" $T/out
 tap $? "a single snapshot: not enough data"
