@@ -5,7 +5,6 @@
 
 AB=$RAPOLICY_SYSFS/ab
 CG=/sys/fs/cgroup
-stat_of() { cat "$RAPOLICY_SYSFS/stats/$1/$2"; }
 # Major faults of every task, an independent count for the global counters
 pgmajfault() { sed -n 's/^pgmajfault //p' /proc/vmstat; }
 
@@ -42,7 +41,7 @@ in_cgroup arm_b rawalk --advice huge --pattern reverse --read-ahead-kb $RA "$fb"
 g2=$(pgmajfault)
 maj_a=$(sed -n 's/^major_faults: //p' /tmp/a.out)
 maj_b=$(sed -n 's/^major_faults: //p' /tmp/b.out)
-miss_a=$(stat_of a sync_miss) miss_b=$(stat_of b sync_miss)
+miss_a=$(counter sync_miss a) miss_b=$(counter sync_miss b)
 echo "# arm A: rawalk $maj_a majflt, stats/a/sync_miss $miss_a, all tasks $((g1 - g0)); arm B: $maj_b, $miss_b, $((g2 - g1))"
 # Only the walker runs in /arm_b: arm B's counter is its faults exactly.
 [ "$miss_b" = "$maj_b" ] && [ "$maj_b" -le $((folios / 2 + 2)) ]
@@ -53,16 +52,16 @@ tap $? "cgroup mode: arm B (seed) counts its walker's misses, <= $((folios / 2 +
 [ "$maj_a" -le "$stock" ] && [ "$maj_a" -ge $((stock - stock / 100)) ] &&
 	[ "$miss_a" -ge "$maj_a" ] && [ "$miss_a" -le $((g1 - g0)) ]
 tap $? "cgroup mode: arm A (stock) takes the stock $stock misses, all counted ($miss_a)"
-[ "$(stat_of b descending_thp)" -gt 0 ] && [ "$(stat_of a descending_thp)" = 0 ]
+[ "$(counter descending_thp b)" -gt 0 ] && [ "$(counter descending_thp a)" = 0 ]
 tap $? "only arm B took descending_thp decisions"
-[ "$(cat "$RAPOLICY_SYSFS/stats/sync_miss")" = $((miss_a + miss_b)) ]
+[ "$(counter sync_miss)" = $((miss_a + miss_b)) ]
 tap $? "stats/sync_miss is the sum of the arms"
 # buckets_within COLUMN STAT: the buckets' sum of COLUMN (3 sync_miss, 4
 # pages_read) lies between STAT of both arms read before and after them
 buckets_within() {
-	_lo=$(( $(stat_of a "$2") + $(stat_of b "$2") ))
+	_lo=$(( $(counter "$2" a) + $(counter "$2" b) ))
 	_sum=$(awk -v c="$1" '{ s += $c } END { print s + 0 }' "$RAPOLICY_SYSFS/stats/buckets")
-	_hi=$(( $(stat_of a "$2") + $(stat_of b "$2") ))
+	_hi=$(( $(counter "$2" a) + $(counter "$2" b) ))
 	echo "# buckets' $2 $_sum, the arms' $_lo..$_hi"
 	[ "$_lo" -le "$_sum" ] && [ "$_sum" -le "$_hi" ] && [ "$_sum" -gt 0 ]
 }
@@ -80,7 +79,7 @@ arms_of_files() {
 	while [ $i -lt 100 ]; do
 		echo 1 >"$RAPOLICY_SYSFS/stats/reset"
 		rawalk --pattern forward --read-ahead-kb 128 "$SCRATCH/s$i" >/dev/null
-		[ "$(stat_of b sync_miss)" -gt 0 ] && printf 'B' || printf 'A'
+		[ "$(counter sync_miss b)" -gt 0 ] && printf 'B' || printf 'A'
 		i=$((i + 1))
 	done
 }
@@ -116,9 +115,9 @@ done
 tap $? "sample mode: walk the 100 files"
 buckets_within 3 sync_miss
 tap $? "sample mode: every miss counted in one bucket"
-b_lo=$(stat_of b sync_miss)
+b_lo=$(counter sync_miss b)
 b_sum=$(awk '$2 == "b" { s += $3 } END { print s + 0 }' "$RAPOLICY_SYSFS/stats/buckets")
-b_hi=$(stat_of b sync_miss)
+b_hi=$(counter sync_miss b)
 [ "$b_lo" -le "$b_sum" ] && [ "$b_sum" -le "$b_hi" ] && [ "$b_sum" -gt 0 ]
 tap $? "sample mode: arm B's buckets hold arm B's misses ($b_sum, arm B $b_lo..$b_hi)"
 echo 1 >"$RAPOLICY_SYSFS/stats/reset"
@@ -136,7 +135,7 @@ done
 wait $walker
 g1=$(pgmajfault)
 maj=$(sed -n 's/^major_faults: //p' /tmp/w.out)
-total=$(( $(stat_of a sync_miss) + $(stat_of b sync_miss) ))
+total=$(( $(counter sync_miss a) + $(counter sync_miss b) ))
 echo "# mode flipping during a walk: walker $maj major faults, $total counted, all tasks $((g1 - g0))"
 [ -n "$maj" ] && [ "$total" -ge "$maj" ] && [ "$total" -le $((g1 - g0)) ]
 tap $? "switching modes during a walk: the walker's misses counted, none twice"
@@ -153,7 +152,7 @@ for cg in arm_a arm_b; do
 	maj=$(sed -n 's/^major_faults: //p' /tmp/c.out)
 	top=$(sort -k3 -n -r "$RAPOLICY_SYSFS/stats/buckets" | head -n 1)
 	arm=$(echo "$top" | cut -d' ' -f2) n=$(echo "$top" | cut -d' ' -f3)
-	[ -n "$maj" ] && [ "$n" -ge "$maj" ] && [ "$(stat_of "$arm" sync_miss)" -ge "$maj" ]
+	[ -n "$maj" ] && [ "$n" -ge "$maj" ] && [ "$(counter sync_miss "$arm")" -ge "$maj" ]
 	tap $? "cgroups: /$cg's walker faults in one bucket ($n >= $maj), counted in its arm $arm"
 done
 echo 0 >"$AB/sample_permille" && echo /arm_b >"$AB/cgroup"
@@ -173,4 +172,4 @@ echo off >"$AB/mode"
 rmmod rapolicy
 tap $? "rmmod after A/B use"
 rmdir "$CG/arm_a"
-echo "1..$tap_n"
+tap_end
