@@ -246,12 +246,6 @@ static int live_samples(struct ctx *c, double secs, size_t periods, struct sampl
 	return 0;
 }
 
-/* What a counter added; one that went down was reset, as Prometheus' rate() */
-static uint64_t delta(uint64_t prev, uint64_t cur)
-{
-	return cur >= prev ? cur - prev : cur;
-}
-
 static bool same_assignment(const struct sample *x, const struct sample *y)
 {
 	return x->mode == y->mode && x->permille == y->permille && x->salt == y->salt &&
@@ -278,16 +272,16 @@ static unsigned int periods(const struct sample *sm, size_t n, struct abt_period
 		}
 		if (np == ABT_MAX_PERIODS)
 			break;
-		q->changed |= delta(a->settings_changed, b->settings_changed) > 0 ||
+		q->changed |= counter_delta(a->settings_changed, b->settings_changed) > 0 ||
 			      sm[i].mode == AB_OFF;
 		for (int k = 0; k < ABT_BUCKETS; k++) {
 			q->in_b[k] = b->bucket_arm[k] == 'b';
-			q->y[ABT_FAULTS][k] += (double)delta(a->bucket[k][BK_MISS], b->bucket[k][BK_MISS]);
-			q->y[ABT_PAGES][k] += (double)delta(a->bucket[k][BK_PAGES], b->bucket[k][BK_PAGES]);
+			q->y[ABT_FAULTS][k] += (double)counter_delta(a->bucket[k][BK_MISS], b->bucket[k][BK_MISS]);
+			q->y[ABT_PAGES][k] += (double)counter_delta(a->bucket[k][BK_PAGES], b->bucket[k][BK_PAGES]);
 		}
 		for (int arm = 0; arm < NR_ARMS; arm++)
 			for (int k = 0; k < NR_ST; k++)
-				tot[arm][k] += delta(a->c[arm][k], b->c[arm][k]);
+				tot[arm][k] += counter_delta(a->c[arm][k], b->c[arm][k]);
 	}
 	return np + (n > 1 && np < ABT_MAX_PERIODS && same_assignment(&sm[n - 2], &sm[n - 1]));
 }

@@ -106,6 +106,14 @@ int rap_hooks(void);	/* 1: the kernel has the hooks, 0: not, -1: unknown */
 /* 0 or -errno with the file in bad (-EPROTO: not this tool's format) */
 int rap_load(struct rap_state *s, char *bad, size_t badlen);
 int rap_load_counters(struct counters *st, char *bad, size_t badlen);
+/*
+ * What a counter added from prev to cur; one that went down was reset
+ * (stats/reset, a module reload) and counts from 0, as Prometheus'
+ * rate() takes it: never a wrap to 2^64
+ */
+uint64_t counter_delta(uint64_t prev, uint64_t cur);
+void counters_delta(const struct counters *prev, const struct counters *cur,
+		    struct counters *d);
 int pol_find(const char *name);	/* -1: no such policy */
 /* A value of the table (orders up to the module's largest) */
 bool pol_valid(const struct rap_state *s, int p, const char *val);

@@ -254,6 +254,25 @@ static int load_buckets(struct counters *st)
 	return ret ? ret : i == ABT_BUCKETS ? 0 : -EPROTO;
 }
 
+uint64_t counter_delta(uint64_t prev, uint64_t cur)
+{
+	return cur >= prev ? cur - prev : cur;
+}
+
+void counters_delta(const struct counters *prev, const struct counters *cur,
+		    struct counters *d)
+{
+	*d = *cur;
+	for (int a = 0; a < NR_ARMS; a++)
+		for (int i = 0; i < NR_ST; i++)
+			d->c[a][i] = counter_delta(prev->c[a][i], cur->c[a][i]);
+	for (int i = 0; i < ABT_BUCKETS; i++)
+		for (int k = 0; k < NR_BK; k++)
+			d->bucket[i][k] = counter_delta(prev->bucket[i][k], cur->bucket[i][k]);
+	d->elapsed_ms = counter_delta(prev->elapsed_ms, cur->elapsed_ms);
+	d->settings_changed = counter_delta(prev->settings_changed, cur->settings_changed);
+}
+
 int rap_load_counters(struct counters *st, char *bad, size_t badlen)
 {
 	for (int arm = 0; arm < NR_ARMS; arm++) {

@@ -43,6 +43,27 @@ static void test_json_u64(void)
 	free(text);
 }
 
+/* A counter that went down was reset: the delta is its new value */
+static void test_delta(void)
+{
+	struct counters a, b, d;
+
+	ok(counter_delta(10, 25) == 15 && counter_delta(25, 25) == 0,
+	   "counter_delta: what a counter added");
+	ok(counter_delta(900, 100) == 100, "counter_delta: after a reset, the new value");
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	a.c[ARM_A][ST_sync_miss] = 1000;
+	b.c[ARM_A][ST_sync_miss] = 7;
+	a.bucket[3][BK_PAGES] = 50;
+	b.bucket[3][BK_PAGES] = 60;
+	a.elapsed_ms = 5000;
+	b.elapsed_ms = 200;
+	counters_delta(&a, &b, &d);
+	ok(d.c[ARM_A][ST_sync_miss] == 7 && d.bucket[3][BK_PAGES] == 10 && d.elapsed_ms == 200,
+	   "counters_delta: a module reload between samples gives no wrap to 2^64");
+}
+
 static void test_esc(void)
 {
 	char longs[200];
@@ -57,6 +78,7 @@ static void test_esc(void)
 int main(void)
 {
 	test_json_u64();
+	test_delta();
 	test_esc();
 	return tap_done();
 }
