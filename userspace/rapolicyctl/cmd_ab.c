@@ -154,6 +154,12 @@ static int resalt(struct ctx *c)
 	return ret ? io_error(c, ret, "writing " RAP_DIR "/ab/salt") : 0;
 }
 
+/* Whether the salt draws the arms: sample mode or 'ab assign cgroups' */
+static bool randomized(const struct sample *sm)
+{
+	return sm->mode != AB_OFF && sm->st.bucket_arm[0] != '-';
+}
+
 static int period(struct ctx *c)
 {
 	struct sample sm;
@@ -162,7 +168,7 @@ static int period(struct ctx *c)
 	if (ret)
 		return ret;
 	print_sample(c, &sm);
-	if (sm.mode == AB_OFF || sm.st.bucket_arm[0] == '-')
+	if (!randomized(&sm))
 		return errmsg(c, "ab period needs 'ab assign sample' or 'ab assign cgroups'");
 	ret = resalt(c) ?: take(c, &sm);
 	if (!ret)
@@ -237,7 +243,7 @@ static int live_samples(struct ctx *c, double secs, size_t periods, struct sampl
 	struct timespec ts = { (time_t)secs, (long)((secs - (time_t)secs) * 1e9) };
 
 	for (size_t i = 0; i < periods; i++) {
-		if ((i && resalt(c)) || take(c, &sm[2 * i]))
+		if ((i && randomized(&sm[2 * i - 1]) && resalt(c)) || take(c, &sm[2 * i]))
 			return RC_ERR;
 		nanosleep(&ts, NULL);
 		if (take(c, &sm[2 * i + 1]))
@@ -310,7 +316,7 @@ static int report(struct ctx *c, const struct sample *sm, size_t n, unsigned int
 	struct abt_plan plan = abt_default_plan;
 	uint64_t tot[NR_ARMS][NR_ST] = { { 0 } };
 	int mode = sm[n - 1].mode;
-	bool tested, obs = sm[n - 1].st.bucket_arm[0] == '-';
+	bool tested, obs = mode != AB_OFF && !randomized(&sm[n - 1]);
 	struct abt_result r;
 	unsigned int np;
 
