@@ -321,7 +321,7 @@ static bool enough(const struct abt_period *p, unsigned int n,
 		if (p[i].changed) {
 			r->outcome = ABT_INVALID;
 			snprintf(r->why, sizeof(r->why),
-				 "a setting changed within period %u", i + 1);
+				 "a setting changed in period %u or at its start", i + 1);
 			return false;
 		}
 	}

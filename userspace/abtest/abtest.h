@@ -34,7 +34,8 @@ enum abt_metric {
 struct abt_period {
 	double y[ABT_NR_METRICS][ABT_BUCKETS];
 	bool in_b[ABT_BUCKETS];
-	bool changed;	/* a setting changed within the period */
+	bool changed;	/* a setting changed within the period, or at its start
+			   other than by the salt */
 };
 
 enum abt_outcome {

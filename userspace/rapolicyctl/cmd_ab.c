@@ -261,7 +261,9 @@ static bool same_assignment(const struct sample *x, const struct sample *y)
 /*
  * Periods: runs of consecutive samples under one assignment; a period's
  * counts are the deltas within its run, the step between two runs (a
- * new salt) belongs to neither.  tot: both arms' counters over them all.
+ * new salt) belongs to neither, and changes nothing else: a policy, the
+ * mode or the permille changed there makes the next period invalid.
+ * tot: both arms' counters over them all.
  */
 static unsigned int periods(const struct sample *sm, size_t n, struct abt_period *p,
 			    uint64_t (*tot)[NR_ST])
@@ -274,6 +276,12 @@ static unsigned int periods(const struct sample *sm, size_t n, struct abt_period
 
 		if (!same_assignment(&sm[i - 1], &sm[i])) {
 			np += i > 1 && same_assignment(&sm[i - 2], &sm[i - 1]);
+			/* between periods only the salt may change: one write */
+			if (np < ABT_MAX_PERIODS)
+				p[np].changed |= sm[i - 1].mode != sm[i].mode ||
+						 sm[i - 1].permille != sm[i].permille ||
+						 counter_delta(a->settings_changed,
+							       b->settings_changed) > 1;
 			continue;
 		}
 		if (np == ABT_MAX_PERIODS)

@@ -199,12 +199,18 @@ tap $? "--periods 5: a horizon of 5"
 rc ab report --samples $T/ab --periods 7 | grep -q "^verdict: not enough data"
 tap $? "--periods 7 over 6: not enough data"
 sed '6s/"settings_changed":0/"settings_changed":1/' $T/ab >$T/chg
-rc ab report --samples $T/chg | grep -q "^verdict: invalid: settings changed (a setting changed within period 3)"
+rc ab report --samples $T/chg | grep -q "^verdict: invalid: settings changed (a setting changed in period 3 or at its start)"
 tap $? "a setting change within a period: invalid: settings changed"
 sed '3s/"settings_changed":0/"settings_changed":1/; 4,$s/"settings_changed":0/"settings_changed":1/' \
 	$T/ab >$T/chg
 rc ab report --samples $T/chg | grep -q "^verdict: B better"
 tap $? "a setting change between periods (the new salt) is not one within"
+sed '5,$s/"settings_changed":0/"settings_changed":2/' $T/ab >$T/chg
+rc ab report --samples $T/chg | grep -q "^verdict: invalid: settings changed (a setting changed in period 3 or at its start)"
+tap $? "a policy changed with the salt between periods: invalid"
+sed '5,$s/"sample_permille":500/"sample_permille":400/' $T/ab >$T/chg
+rc ab report --samples $T/chg | grep -q "^verdict: invalid: settings changed (a setting changed in period 3 or at its start)"
+tap $? "the permille changed between periods: invalid"
 sed 's/"mode":"sample"/"mode":"off"/' $T/ab >$T/off
 rc ab report --samples $T/off | grep -q "^verdict: not enough data (the A/B mode is off"
 tap $? "no verdict while the mode is off"
