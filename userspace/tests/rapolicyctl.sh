@@ -131,6 +131,18 @@ rc apply $T/gone.json >$T/out 2>$T/err; r=$?
 	[ "$(cat $T/err)" = "rapolicyctl: warning: \"ab\": cgroup '/gone' does not exist: skipped, the A/B mode stays off" ]
 tap $? "apply with a cgroup that is gone: a warning, the rest applied ($r: $(cat $T/err))"
 rc apply $T/stock.json >/dev/null
+# A cgroup whose name is not UTF-8: save escapes it, apply skips it
+bad=$(printf 'b\377d')
+mkdir -p "$R/sys/fs/cgroup/$bad"
+rc ab assign cgroup "/$bad" >/dev/null && rc ab set pmd_hit=on >/dev/null && rc save >$T/bad8.json
+r1=$?
+rc ab assign off >/dev/null && rc ab set pmd_hit=off >/dev/null
+rc apply $T/bad8.json >/dev/null 2>$T/err; r2=$?
+python3 -m json.tool $T/bad8.json >/dev/null
+r3=$?
+[ $r1 = 0 ] && [ $r2 = 0 ] && [ $r3 = 0 ] && grep -q " \[on\]" $M/ab/pmd_hit && grep -q "warning" $T/err
+tap $? "a cgroup name that is not UTF-8: saved as valid JSON, skipped by apply, the rest applied ($r1 $r2 $r3)"
+rc apply $T/stock.json >/dev/null
 
 # stats
 echo 5 >$M/stats/a/sync_miss; echo 7 >$M/stats/b/pages_read
