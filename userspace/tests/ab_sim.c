@@ -20,8 +20,9 @@
  *
  * A/A has theta = phi = 1.  What would fail if the analysis broke: an
  * A/A false-positive rate above 5% (the one-sided 95% Clopper-Pearson
- * lower bound over 5%), power under 80% for theta = 0.85 at 200 files,
- * or interval coverage under 93%.
+ * lower bound over 5%), A/A p-values below 0.3 in more than 30% of runs
+ * (the same way), power under 80% for theta = 0.85 at 200 files,
+ * interval coverage under 93%, or a win past the I/O guardrail.
  */
 #include <math.h>
 #include <stdio.h>
@@ -166,6 +167,7 @@ static double cp_lower(unsigned int k, unsigned int n)
 
 struct tally {
 	unsigned int runs, better, worse, none, enough, covered;
+	unsigned int p30;	/* runs with a major-fault p-value below 0.3 */
 };
 
 static void run(const struct scenario *sc, uint64_t seed, struct tally *t)
@@ -190,6 +192,7 @@ static void run(const struct scenario *sc, uint64_t seed, struct tally *t)
 			continue;
 		t->enough++;
 		t->covered += e->lo <= sc->theta - 1 && sc->theta - 1 <= e->hi;
+		t->p30 += e->p < 0.3;
 	}
 	free(per);
 	free(fs);
@@ -240,8 +243,8 @@ int main(int argc, char **argv)
 			doc = argv[i + 1];
 	}
 	fprintf(tab, "| scenario | runs | B better | B worse | not enough data | "
-		"calls: rate [one-sided 95%% bounds] | interval covers the true effect |\n"
-		"|---|---|---|---|---|---|---|\n");
+		"calls: rate [one-sided 95%% bounds] | interval covers the true effect | "
+		"p < 0.3 |\n|---|---|---|---|---|---|---|---|\n");
 	for (size_t i = 0; i < sizeof(scenarios) / sizeof(scenarios[0]); i++) {
 		const struct scenario *sc = &scenarios[i];
 		struct tally t;
@@ -252,14 +255,19 @@ int main(int argc, char **argv)
 		calls = sc->aa ? t.better + t.worse : t.better;
 		rate = (double)calls / t.runs;
 		cov = t.enough ? (double)t.covered / t.enough : 1;
-		fprintf(tab, "| %s | %u | %u | %u | %u | %.1f%% [%.1f%%, %.1f%%] | %.1f%% of %u |\n",
+		fprintf(tab, "| %s | %u | %u | %u | %u | %.1f%% [%.1f%%, %.1f%%] | %.1f%% of %u | %.1f%% |\n",
 			sc->name, t.runs, t.better, t.worse, t.none, 100 * rate,
 			100 * cp_lower(calls, t.runs), 100 * cp_upper(calls, t.runs),
-			100 * cov, t.enough);
-		if (sc->aa)
+			100 * cov, t.enough, t.enough ? 100.0 * t.p30 / t.enough : 0);
+		if (sc->aa) {
 			ok(cp_lower(calls, t.runs) <= 0.05,
 			   "%s: false positives %u of %u (%.1f%%, 95%% upper bound %.1f%%)",
 			   sc->name, calls, t.runs, 100 * rate, 100 * cp_upper(calls, t.runs));
+			/* a valid test's p-values are uniform: 30% below 0.3 */
+			ok(cp_lower(t.p30, t.enough) <= 0.3,
+			   "%s: p < 0.3 in %u of %u runs, not more than a uniform p gives",
+			   sc->name, t.p30, t.enough);
+		}
 		else if (sc->phi == 1 && !sc->bursty)
 			ok(rate >= 0.80, "%s: power %.1f%% (%u of %u)", sc->name, 100 * rate,
 			   calls, t.runs);
