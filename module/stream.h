@@ -26,8 +26,10 @@
  * - rap_stream_decide(): one fault through a locked set.
  * - rap_stream_confirmed(): whether a locked set holds a confirmed stream
  *   of the file within @pages of @index (a read-around policy may leave
- *   such a file to the tracker).
- * - rap_stream_flush(): drop every stream of a locked set.
+ *   such a file to the tracker); from the fault path, through
+ *   rap_tracker_confirmed() (tracker.c), which locks the arm's set.
+ * - rap_stream_flush(): drop every stream of a locked set;
+ *   rap_tracker_flush() drops an arm's (stats/streams_flush).
  */
 #ifndef RAPOLICY_STREAM_H
 #define RAPOLICY_STREAM_H

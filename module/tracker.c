@@ -65,6 +65,45 @@ void rap_tracker_flush(enum rap_arm arm)
 	}
 }
 
+/* The key of a file's streams: compared, never dereferenced */
+static struct rap_stream_key rap_tracker_key(const struct inode *inode)
+{
+	return (struct rap_stream_key){
+		.inode = (unsigned long)inode,
+		.ino = inode->i_ino,
+		.dev = inode->i_sb->s_dev,
+		.generation = inode->i_generation,
+	};
+}
+
+/**
+ * rap_tracker_confirmed - whether an arm's tracker reads ahead near a page
+ * @arm: the A/B arm
+ * @file: the file
+ * @index: the page
+ * @pages: how near, in pages
+ *
+ * For another policy that would read around @index (see
+ * rap_stream_confirmed()). Takes the set's lock; changes nothing.
+ *
+ * Return: true if a confirmed stream of @file was last within @pages of
+ * @index.
+ */
+bool rap_tracker_confirmed(enum rap_arm arm, const struct file *file,
+			   pgoff_t index, unsigned long pages)
+{
+	struct rap_stream_key key = rap_tracker_key(file->f_mapping->host);
+	struct rap_stream_slot *slot;
+	bool confirmed;
+
+	slot = &rap_stream_slots[arm][rap_stream_hash(&key) % RAP_STREAM_SETS];
+	spin_lock(&slot->lock);
+	confirmed = rap_stream_confirmed(&slot->set, &key, index, pages,
+					 jiffies_to_msecs(jiffies));
+	spin_unlock(&slot->lock);
+	return confirmed;
+}
+
 /**
  * rap_tracker_mmap_ra - run a readahead decision through the stream tracker
  * @fault: the fault, as the kernel offers it
@@ -86,12 +125,7 @@ bool rap_tracker_mmap_ra(const struct ra_policy_fault *fault,
 	bool sized = f->point != RA_POLICY_SYNC_SEQ &&
 		     f->point != RA_POLICY_ASYNC;
 	struct rap_stream_fault sf = {
-		.key = {
-			.inode = (unsigned long)inode,
-			.ino = inode->i_ino,
-			.dev = inode->i_sb->s_dev,
-			.generation = inode->i_generation,
-		},
+		.key = rap_tracker_key(inode),
 		.reader = task_pid_nr(current),
 		.now = jiffies_to_msecs(jiffies),
 		.point = f->point,
