@@ -27,6 +27,7 @@ enum rap_descending_seq { RAP_DESC_SEQ_OFF, RAP_DESC_SEQ_WINDOW,
 enum rap_descending_around { RAP_DESC_AROUND_OFF, RAP_DESC_AROUND_WINDOW,
 			     RAP_DESC_AROUND_STREAM };
 enum rap_streams { RAP_STREAMS_OFF, RAP_STREAMS_ON };
+enum rap_bpf { RAP_BPF_OFF, RAP_BPF_ON };
 enum rap_vma_limit { RAP_VMA_LIMIT_NONE, RAP_VMA_LIMIT_ALWAYS,
 		     RAP_VMA_LIMIT_NEAR_END };
 /* sync_mmap_order: off, fault_around, or RAP_SYNC_ORDER_BASE + order */

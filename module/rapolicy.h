@@ -55,6 +55,12 @@ bool rap_tracker_mmap_ra(const struct ra_policy_fault *fault,
 			 const struct rap_cache_view *view,
 			 struct ra_policy_window *win, enum rap_arm arm);
 
+/* bpf.c */
+bool rap_bpf_mmap_ra(const struct ra_policy_fault *fault,
+		     struct ra_policy_window *win, enum rap_arm arm);
+int rap_bpf_init_module(void);
+extern const struct attribute_group rap_bpf_group;
+
 /* ab.c */
 enum rap_arm rap_arm_of(const struct file *file);
 extern const struct attribute_group rap_ab_group;

@@ -17,6 +17,7 @@ sh "$here/ab.sh"
 sh "$here/ab_tool.sh"
 sh "$here/hostile.sh"
 sh "$here/hostile_window.sh"
+sh "$here/bpf.sh"
 # Anything the kernel complained about during the tests is a failure.
 ! dmesg | grep -E 'BUG|Oops|WARNING|general protection|Call Trace' >&2
 tap $? "no kernel warnings, BUGs or oopses"
