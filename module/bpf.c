@@ -53,31 +53,18 @@ struct rapolicy_ops {
 static struct rapolicy_ops __rcu *rap_bpf_ops;
 static DEFINE_MUTEX(rap_bpf_mutex);
 
-/* Whether the kernel's window check (filemap_ra_policy_window_ok()) will
- * refuse or cut @win for @fault: the same rules, to count it.
- */
+/* Whether the kernel's window check will refuse or cut @win: to count it */
 static bool rap_bpf_window_cut(const struct ra_policy_fault *fault,
 			       const struct ra_policy_window *win)
 {
 	struct address_space *mapping = fault->file->f_mapping;
 	loff_t isize = i_size_read(mapping->host);
-	unsigned long max_size;
-	pgoff_t start, last;
+	pgoff_t pages = isize > 0 ? ((isize - 1) >> PAGE_SHIFT) + 1 : 0;
 
-	if (isize <= 0 || !win->size || fault->vma_end <= fault->vma_start)
-		return true;
-	last = min_t(pgoff_t, (isize - 1) >> PAGE_SHIFT, fault->vma_end - 1);
-	if (win->start > last)
-		return true;
-	last = win->start + min(win->size - 1, last - win->start);
-	if (last < fault->vma_start)
-		return true;
-	start = max(win->start, fault->vma_start);
-	max_size = max_t(unsigned long, fault->ra_pages,
-			 2UL << mapping_max_folio_order(mapping));
-	return start != win->start ||
-	       min(last - start + 1, max_size) != win->size ||
-	       win->async_size > win->size || win->order > MAX_PAGECACHE_ORDER;
+	return rap_window_cut(win, fault->vma_start, fault->vma_end, pages,
+			      max_t(unsigned long, fault->ra_pages,
+				    2UL << mapping_max_folio_order(mapping)),
+			      MAX_PAGECACHE_ORDER);
 }
 
 /* Called by rap_mmap_ra() under rcu_read_lock() for arms with bpf=on */

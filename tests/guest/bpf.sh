@@ -147,7 +147,14 @@ wait
 tap $? "90 loads and unloads under 3 faulting walkers: every switch and walk succeeds"
 rm -f /tmp/bpf.stop /tmp/bpf.walker "$fb"
 
+# An unloaded program's struct_ops map puts its reference on the module
+# when it is freed, after an RCU grace period
 all_policies_off
+i=0
+while [ "$(cat /sys/module/rapolicy/refcnt)" != 0 ] && [ $i -lt 200 ]; do
+	usleep 50000
+	i=$((i + 1))
+done
 rmmod rapolicy
 tap $? "rapolicy unloads once no BPF policy is loaded"
 rmdir "$CG/arm_a" "$CG/arm_b"
