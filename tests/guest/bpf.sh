@@ -20,13 +20,11 @@ SECTOR_SLACK=64
 stat_of() { cat "$RAPOLICY_SYSFS/stats/$1/$2"; }
 bpf_ops() { cat "$RAPOLICY_SYSFS/bpf_ops"; }
 
-modprobe rapolicy || { tap 1 "load rapolicy"; echo "1..$tap_n"; exit 1; }
+modprobe rapolicy || { tap 1 "load rapolicy"; tap_end; }
 if [ ! -d /sys/kernel/btf ] || [ ! -x "$PROGS/rapolicy-bpf" ]; then
 	rmmod rapolicy
-	tap_n=$((tap_n + 1))
-	echo "ok $tap_n # SKIP no BTF in this kernel: no BPF policies (series-7.3.config has them)"
-	echo "1..$tap_n"
-	exit 0
+	tap_skip "BPF policies on $(uname -r)" "no BPF struct_ops and module BTF in this kernel (only tests/kernel/series-7.3.config has them)"
+	tap_end
 fi
 all_policies_off
 [ "$(bpf_ops)" = none ]
@@ -158,4 +156,4 @@ done
 rmmod rapolicy
 tap $? "rapolicy unloads once no BPF policy is loaded"
 rmdir "$CG/arm_a" "$CG/arm_b"
-echo "1..$tap_n"
+tap_end
