@@ -133,14 +133,39 @@ static const struct btf_kfunc_id_set rap_bpf_kfunc_set = {
 	.filter = rap_bpf_kfunc_filter,
 };
 
-BTF_ID_LIST_SINGLE(rap_bpf_window_id, struct, ra_policy_window)
-
+static struct btf *rap_bpf_btf;
 static const struct btf_type *rap_bpf_window_type;
 
 static int rap_bpf_init(struct btf *btf)
 {
-	rap_bpf_window_type = btf_type_by_id(btf, rap_bpf_window_id[0]);
-	return rap_bpf_window_type ? 0 : -EINVAL;
+	rap_bpf_btf = btf;
+	return 0;
+}
+
+/*
+ * The type of mmap_ra's window, as the verifier types the argument: from
+ * the member's own prototype in the module's BTF (a BTF_ID_LIST of the
+ * module would hold the id of the distilled base, not the running one).
+ */
+static int rap_bpf_check_member(const struct btf_type *t,
+				const struct btf_member *member,
+				const struct bpf_prog *prog)
+{
+	const struct btf_type *type = btf_type_by_id(rap_bpf_btf, member->type);
+
+	if (!type || !btf_type_is_ptr(type))
+		return -EINVAL;
+	type = btf_type_by_id(rap_bpf_btf, type->type);
+	if (!type || !btf_type_is_func_proto(type) || btf_type_vlen(type) != 2)
+		return -EINVAL;
+	type = btf_type_by_id(rap_bpf_btf, btf_params(type)[1].type);
+	if (!type || !btf_type_is_ptr(type))
+		return -EINVAL;
+	type = btf_type_by_id(rap_bpf_btf, type->type);
+	if (!type || !btf_type_is_struct(type))
+		return -EINVAL;
+	WRITE_ONCE(rap_bpf_window_type, type);
+	return 0;
 }
 
 static bool rap_bpf_is_valid_access(int off, int size,
@@ -156,7 +181,8 @@ static int rap_bpf_btf_struct_access(struct bpf_verifier_log *log,
 				     const struct bpf_reg_state *reg,
 				     int off, int size)
 {
-	if (btf_type_by_id(reg->btf, reg->btf_id) != rap_bpf_window_type) {
+	if (btf_type_by_id(reg->btf, reg->btf_id) !=
+	    READ_ONCE(rap_bpf_window_type)) {
 		bpf_log(log, "rapolicy_ops may only write its ra_policy_window\n");
 		return -EACCES;
 	}
@@ -236,6 +262,7 @@ static struct rapolicy_ops rap_bpf_stubs = {
 static struct bpf_struct_ops rap_bpf_struct_ops = {
 	.verifier_ops = &rap_bpf_verifier_ops,
 	.init = rap_bpf_init,
+	.check_member = rap_bpf_check_member,
 	.init_member = rap_bpf_init_member,
 	.validate = rap_bpf_validate,
 	.reg = rap_bpf_reg,

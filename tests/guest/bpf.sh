@@ -55,9 +55,11 @@ fa=$(testfile 64M) && cp "$fa" "$SCRATCH/bpf-b" && fb=$SCRATCH/bpf-b
 tap $? "two 64 MiB files"
 
 # same_walks POLICY STAT WALK...: each walk once in arm A (C policy) and
-# once in arm B (BPF port): equal major faults and sectors, the port
+# once in arm B (BPF port): equal major faults and sectors, and the port
 # replaced as many windows as the C policy's counter STAT says it did
-# (some, over all the walks), and the kernel cut none of them
+# (some, over all the walks). The kernel cuts the port's windows where it
+# cuts the C policy's (a read-around window past EOF, say): bpf_clamp is
+# shown, not asserted.
 same_walks() {
 	_pol=$1 _stat=$2 _total=0
 	shift 2
@@ -70,7 +72,6 @@ same_walks() {
 		_da=$(stat_of a "$_stat") _db=$(stat_of b bpf)
 		echo "# $_pol $_w: C $_ma majflt $_sa sectors $_da windows; BPF $_mb majflt $_sb sectors $_db windows, $(stat_of b bpf_clamp) cut"
 		[ "$_ma" = "$_mb" ] && [ "$_sa" = "$_sb" ] && [ "$_da" = "$_db" ] &&
-			[ "$(stat_of b bpf_clamp)" = 0 ] &&
 			[ "$(stat_of b "$_stat")" = 0 ] || return 1
 		_total=$((_total + _da))
 	done
@@ -119,13 +120,16 @@ done
 rapolicy-bpf unload >/dev/null
 
 # Unload and load while walkers fault: each switch returns only once no
-# fault runs the old program (rap_bpf_unreg()); the walkers must finish.
+# fault runs the old program (rap_bpf_unreg()); the walkers, each on a
+# file of its own (--cold drops only what no other walker maps), must
+# finish.
 echo 1 >"$RAPOLICY_SYSFS/stats/reset"
 i=0
 while [ $i -lt 3 ]; do
+	rawalk --create 16M --seed $i "$SCRATCH/bpf-w$i" >/dev/null || echo fail >/tmp/bpf.walker
 	(while [ ! -e /tmp/bpf.stop ]; do
-		rawalk --advice seq --pattern reverse --read-ahead-kb 512 --cold "$fa" >/dev/null ||
-			{ echo fail >/tmp/bpf.walker; break; }
+		rawalk --advice seq --pattern reverse --read-ahead-kb 512 --cold \
+			"$SCRATCH/bpf-w$i" >/dev/null || { echo fail >/tmp/bpf.walker; break; }
 	done) &
 	i=$((i + 1))
 done
@@ -143,7 +147,7 @@ wait
 [ $ok = 0 ] && [ ! -e /tmp/bpf.walker ] && [ "$(bpf_ops)" = none ] &&
 	[ "$(stat_of a bpf)" -gt 0 ]
 tap $? "90 loads and unloads under 3 faulting walkers: every switch and walk succeeds"
-rm -f /tmp/bpf.stop /tmp/bpf.walker "$fb"
+rm -f /tmp/bpf.stop /tmp/bpf.walker "$fb" "$SCRATCH"/bpf-w*
 
 # An unloaded program's struct_ops map puts its reference on the module
 # when it is freed, after an RCU grace period
