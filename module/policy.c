@@ -425,15 +425,44 @@ static u64 rap_mix64(u64 x)
 }
 
 /*
- * A/B sample mode: whether the file (@dev, @ino) is in arm B. A pure
- * function of the file and @salt, so a file stays in one arm for its life
- * and its readahead state is never shared across arms; @permille of 1000
- * files land in arm B. The top 32 bits of the hash scale to 0..999
- * without a division.
+ * A/B buckets: the randomization unit of an experiment is a file (sample
+ * mode) or a cgroup (cgroup mode), and units fall into RAP_AB_BUCKETS
+ * buckets by a fixed hash of their identity (@ns: the device, or a tag
+ * for cgroups; @id: the inode or the cgroup's id). A unit stays in its
+ * bucket across salts, so an experiment that changes the salt from one
+ * period to the next sees every bucket in both arms (a crossover).
  */
-bool rap_sample_in_b(u64 dev, u64 ino, u64 salt, unsigned int permille)
+unsigned int rap_ab_bucket(u64 ns, u64 id)
 {
-	u64 h = rap_mix64(rap_mix64(dev ^ rap_mix64(salt)) ^ ino);
+	return rap_mix64(rap_mix64(ns) ^ id) >> (64 - RAP_AB_BUCKET_SHIFT);
+}
 
-	return ((h >> 32) * 1000) >> 32 < permille;
+/*
+ * The buckets in arm B, as a bit mask: @permille of the RAP_AB_BUCKETS
+ * buckets, rounded to the nearest bucket, drawn with @salt by the first
+ * steps of a Fisher-Yates shuffle (Knuth, TAOCP vol. 2, 3.4.2, algorithm
+ * P) driven by splitmix64. Every set of that many buckets is about as
+ * likely as any other, which is what a randomization test over the
+ * buckets assumes; a larger @permille only adds buckets.
+ */
+u64 rap_ab_mask(u64 salt, unsigned int permille)
+{
+	unsigned int k = (permille * RAP_AB_BUCKETS + 500) / 1000;
+	unsigned char order[RAP_AB_BUCKETS];
+	u64 state = salt, mask = 0;
+	unsigned int i, j;
+
+	for (i = 0; i < RAP_AB_BUCKETS; i++)
+		order[i] = i;
+	for (i = 0; i < k && i < RAP_AB_BUCKETS; i++) {
+		unsigned char t;
+
+		state += 0x9e3779b97f4a7c15ULL;
+		j = i + (((rap_mix64(state) >> 32) * (RAP_AB_BUCKETS - i)) >> 32);
+		t = order[i];
+		order[i] = order[j];
+		order[j] = t;
+		mask |= 1ULL << order[i];
+	}
+	return mask;
 }

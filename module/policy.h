@@ -100,7 +100,11 @@ bool rap_window_cut(const struct ra_policy_window *win, pgoff_t vma_start,
 		    pgoff_t vma_end, pgoff_t file_pages, unsigned long max_size,
 		    unsigned int max_order);
 bool rap_decide_pmd_hit(const struct rap_settings *s, bool eligible);
-bool rap_sample_in_b(u64 dev, u64 ino, u64 salt, unsigned int permille);
+/* A/B: units hash into RAP_AB_BUCKETS buckets, the salt picks arm B's */
+#define RAP_AB_BUCKET_SHIFT	6
+#define RAP_AB_BUCKETS		64	/* 1 << RAP_AB_BUCKET_SHIFT */
+unsigned int rap_ab_bucket(u64 ns, u64 id);
+u64 rap_ab_mask(u64 salt, unsigned int permille);
 unsigned int rap_sync_order(const struct rap_settings *s,
 			    unsigned long fault_around_pages);
 

@@ -478,30 +478,67 @@ static void rap_case_all_off_is_stock(struct rap_test *t)
 	}
 }
 
+static unsigned int rap_popcount64(u64 x)
+{
+	unsigned int n = 0;
+
+	for (; x; x &= x - 1)
+		n++;
+	return n;
+}
+
 static void rap_case_sample_arm(struct rap_test *t)
 {
-	unsigned int in_b = 0, moved = 0;
-	u64 ino;
+	unsigned int in_b = 0, moved = 0, files[RAP_AB_BUCKETS] = { 0 };
+	unsigned int permille, i;
+	u64 mask = rap_ab_mask(42, 250), ino;
 
 	for (ino = 1; ino <= 10000; ino++) {
-		bool b = rap_sample_in_b(0x800010, ino, 42, 250);
+		unsigned int b = rap_ab_bucket(0x800010, ino);
 
-		/* stable: the same file always lands in the same arm */
-		RAP_EXPECT_EQ(t, b, rap_sample_in_b(0x800010, ino, 42, 250));
-		/* the edges */
-		RAP_EXPECT_FALSE(t, rap_sample_in_b(0x800010, ino, 42, 0));
-		RAP_EXPECT(t, rap_sample_in_b(0x800010, ino, 42, 1000));
-		/* a larger permille only adds files to arm B */
-		RAP_EXPECT(t, !b || rap_sample_in_b(0x800010, ino, 42, 251));
-		in_b += b;
-		moved += b != rap_sample_in_b(0x800010, ino, 43, 250);
+		/* stable: the same file always lands in the same bucket */
+		RAP_EXPECT_EQ(t, b, rap_ab_bucket(0x800010, ino));
+		RAP_EXPECT(t, b < RAP_AB_BUCKETS);
+		files[b]++;
+		in_b += mask >> b & 1;
 	}
-	/* 25% of 10000 files, within 3 standard deviations (~130) */
+	/* the edges; a larger permille only adds buckets to arm B */
+	RAP_EXPECT_EQ(t, rap_ab_mask(42, 0), 0);
+	RAP_EXPECT_EQ(t, rap_ab_mask(42, 1000), ~0ULL);
+	for (permille = 0; permille <= 1000; permille++) {
+		u64 m = rap_ab_mask(42, permille);
+
+		RAP_EXPECT_EQ(t, rap_popcount64(m),
+			      (permille * RAP_AB_BUCKETS + 500) / 1000);
+		if (permille)
+			RAP_EXPECT_EQ(t, m & rap_ab_mask(42, permille - 1),
+				      rap_ab_mask(42, permille - 1));
+	}
+	/* 10000 files spread evenly: 156 a bucket, 5 sd (63) either side */
+	for (i = 0; i < RAP_AB_BUCKETS; i++) {
+		RAP_EXPECT(t, files[i] > 93);
+		RAP_EXPECT(t, files[i] < 219);
+	}
+	/* 16 buckets of 64 in B: a quarter of the files, within 3 sd */
 	RAP_EXPECT(t, in_b > 2370);
 	RAP_EXPECT(t, in_b < 2630);
-	/* another salt draws another split: about 2 * 0.25 * 0.75 move */
-	RAP_EXPECT(t, moved > 3300);
-	RAP_EXPECT(t, moved < 4200);
+	/* another salt draws another 16 buckets: ~12 move (hypergeometric) */
+	moved = rap_popcount64(mask & ~rap_ab_mask(43, 250));
+	RAP_EXPECT(t, moved >= 6);
+	RAP_EXPECT(t, moved <= 16);
+	/* every bucket is in B for about a quarter of salts: 1000 salts */
+	for (i = 0; i < RAP_AB_BUCKETS; i++)
+		files[i] = 0;
+	for (ino = 0; ino < 1000; ino++) {
+		mask = rap_ab_mask(ino, 250);
+		for (i = 0; i < RAP_AB_BUCKETS; i++)
+			files[i] += mask >> i & 1;
+	}
+	/* binomial(1000, 0.25): 250, sd 13.7; 5 sd */
+	for (i = 0; i < RAP_AB_BUCKETS; i++) {
+		RAP_EXPECT(t, files[i] > 181);
+		RAP_EXPECT(t, files[i] < 319);
+	}
 }
 
 /* A marker hit at @index, the file's last window [@ra_start, +@ra_size) */
