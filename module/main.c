@@ -133,8 +133,10 @@ static bool rap_mmap_ra(const struct ra_policy_fault *fault,
 		return false;
 	rap_settings_read(arm, &s);
 	did = 0;
-	replaced = s.streams == RAP_STREAMS_ON &&
-		   rap_tracker_mmap_ra(fault, &f, &view, win, arm);
+	replaced = s.bpf == RAP_BPF_ON && rap_bpf_mmap_ra(fault, win, arm);
+	if (!replaced)
+		replaced = s.streams == RAP_STREAMS_ON &&
+			   rap_tracker_mmap_ra(fault, &f, &view, win, arm);
 	if (!replaced)
 		replaced = rap_decide_window(&s, &f, &view, win, &did);
 	rap_count_window(arm, fault->point, did);
@@ -191,6 +193,9 @@ static int __init rapolicy_init(void)
 	err = rap_sysfs_init();
 	if (err)
 		goto free_stats;
+	err = rap_bpf_init_module();
+	if (err)
+		goto remove_sysfs;
 	err = readahead_policy_register(&rap_ops);
 	if (err) {
 		pr_err("cannot register: another readahead policy is loaded\n");

@@ -27,6 +27,7 @@ enum rap_descending_seq { RAP_DESC_SEQ_OFF, RAP_DESC_SEQ_WINDOW,
 enum rap_descending_around { RAP_DESC_AROUND_OFF, RAP_DESC_AROUND_WINDOW,
 			     RAP_DESC_AROUND_STREAM };
 enum rap_streams { RAP_STREAMS_OFF, RAP_STREAMS_ON };
+enum rap_bpf { RAP_BPF_OFF, RAP_BPF_ON };
 enum rap_vma_limit { RAP_VMA_LIMIT_NONE, RAP_VMA_LIMIT_ALWAYS,
 		     RAP_VMA_LIMIT_NEAR_END };
 /* sync_mmap_order: off, fault_around, or RAP_SYNC_ORDER_BASE + order */
@@ -95,6 +96,9 @@ bool rap_descending(const struct rap_cache_view *view, pgoff_t index,
 bool rap_decide_window(const struct rap_settings *s, const struct rap_fault *f,
 		       const struct rap_cache_view *view,
 		       struct ra_policy_window *win, unsigned int *decisions);
+bool rap_window_cut(const struct ra_policy_window *win, pgoff_t vma_start,
+		    pgoff_t vma_end, pgoff_t file_pages, unsigned long max_size,
+		    unsigned int max_order);
 bool rap_decide_pmd_hit(const struct rap_settings *s, bool eligible);
 /* A/B: units hash into RAP_AB_BUCKETS buckets, the salt picks arm B's */
 #define RAP_AB_BUCKET_SHIFT	6

@@ -73,6 +73,12 @@ bool rap_tracker_mmap_ra(const struct ra_policy_fault *fault,
 			 const struct rap_cache_view *view,
 			 struct ra_policy_window *win, enum rap_arm arm);
 
+/* bpf.c */
+bool rap_bpf_mmap_ra(const struct ra_policy_fault *fault,
+		     struct ra_policy_window *win, enum rap_arm arm);
+int rap_bpf_init_module(void);
+extern const struct attribute_group rap_bpf_group;
+
 /* ab.c: a fault's arm and the bucket of its randomization unit */
 struct rap_unit {
 	enum rap_arm arm;

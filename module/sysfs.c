@@ -231,6 +231,7 @@ static const struct attribute_group rap_top_group = {
 static const struct attribute_group *rap_arm_a_groups[] = {
 	&rap_policy_group,
 	&rap_top_group,
+	&rap_bpf_group,
 	NULL,
 };
 

@@ -24,7 +24,7 @@ case $(uname -r) in
 	skip_tools="it expects every value of the table honoured; series-guest.sh's unavailable suite checks what 6.12 cannot honour"
 	;;
 esac
-for s in kunit neutrality policies streams tracker patterns tools ab ab_tool hostile hostile_window; do
+for s in kunit neutrality policies streams tracker patterns tools ab ab_tool hostile hostile_window bpf; do
 	eval "why=\${skip_$s:-}"
 	if [ -n "$why" ]; then
 		tap_skip "$s.sh on $(uname -r)" "$why"
