@@ -117,6 +117,25 @@ for w in normal:reverse normal:forward seq:forward huge:reverse normal:random:5;
 		[ "$walk_sectors" -le $((FILE_SECTORS + SECTOR_SLACK)) ]
 	tap $? "hostile $w: completes, $walk_sectors sectors <= the file, $(stat_of a bpf_clamp) of $(stat_of a bpf) windows cut or refused"
 done
+# A walk that touches two pages reads at most two windows of
+# max(ra_pages, 2 << 9) = 1024 pages (8192 sectors), not the address
+# space the program asked for.
+walk normal random:0.01 "$fa" &&
+	[ "$(report pages_touched)" -le 2 ] && [ "$walk_sectors" -le $((2 * 8192 + SECTOR_SLACK)) ]
+tap $? "hostile: cut to 1024 pages a fault ($walk_sectors sectors for $(report pages_touched) pages)"
+# hostile_whole.bpf.o asks for the whole address space at every decision.
+# Mapping only the middle half of the file, away from folio boundaries:
+# nothing outside the mapping is read (the refused windows of hostile.bpf.o
+# leave the default, which stock reads outside a VMA too).
+rapolicy-bpf unload >/dev/null && rapolicy-bpf load "$PROGS/hostile_whole.bpf.o" >/dev/null
+tap $? "hostile_whole.bpf.o replaces hostile.bpf.o"
+first=$((FILE_SECTORS / 8 / 4 + 3)) end=$((3 * FILE_SECTORS / 8 / 4 - 5))
+for adv in normal seq huge; do
+	for dir in forward reverse; do
+		o=$(partmap "$fa" $first $end $adv $dir) && [ "$o" = "outside 0" ]
+		tap $? "hostile_whole: $adv $dir over pages [$first, $end) reads nothing outside ($o)"
+	done
+done
 rapolicy-bpf unload >/dev/null
 
 # Unload and load while walkers fault: each switch returns only once no
