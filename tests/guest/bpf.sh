@@ -17,7 +17,6 @@ RA_KB=512		# 128 pages a window
 FILE_SECTORS=131072	# 64 MiB
 SECTOR_SLACK=64
 
-stat_of() { cat "$RAPOLICY_SYSFS/stats/$1/$2"; }
 bpf_ops() { cat "$RAPOLICY_SYSFS/bpf_ops"; }
 
 modprobe rapolicy || { tap 1 "load rapolicy"; tap_end; }
@@ -69,10 +68,10 @@ same_walks() {
 		_ma=$walk_major _sa=$walk_sectors
 		in_arm b walk "${_w%%:*}" "${_w#*:}" "$fb" || return 1
 		_mb=$walk_major _sb=$walk_sectors
-		_da=$(stat_of a "$_stat") _db=$(stat_of b bpf)
-		echo "# $_pol $_w: C $_ma majflt $_sa sectors $_da windows; BPF $_mb majflt $_sb sectors $_db windows, $(stat_of b bpf_clamp) cut"
+		_da=$(counter  a"$_stat") _db=$(counter bpf b)
+		echo "# $_pol $_w: C $_ma majflt $_sa sectors $_da windows; BPF $_mb majflt $_sb sectors $_db windows, $(counter bpf_clamp b) cut"
 		[ "$_ma" = "$_mb" ] && [ "$_sa" = "$_sb" ] && [ "$_da" = "$_db" ] &&
-			[ "$(stat_of b "$_stat")" = 0 ] || return 1
+			[ "$(counter  b"$_stat")" = 0 ] || return 1
 		_total=$((_total + _da))
 	done
 	[ "$_total" -gt 0 ]
@@ -112,10 +111,10 @@ rapolicy-bpf load "$PROGS/hostile.bpf.o" >/dev/null && echo on >"$RAPOLICY_SYSFS
 tap $? "hostile.bpf.o loads"
 for w in normal:reverse normal:forward seq:forward huge:reverse normal:random:5; do
 	echo 1 >"$RAPOLICY_SYSFS/stats/reset"
-	walk "${w%%:*}" "${w#*:}" "$fa" && n=$(stat_of a bpf) &&
-		[ "$n" -gt 0 ] && [ "$(stat_of a bpf_clamp)" = "$n" ] &&
+	walk "${w%%:*}" "${w#*:}" "$fa" && n=$(counter bpf a) &&
+		[ "$n" -gt 0 ] && [ "$(counter bpf_clamp a)" = "$n" ] &&
 		[ "$walk_sectors" -le $((FILE_SECTORS + SECTOR_SLACK)) ]
-	tap $? "hostile $w: completes, $walk_sectors sectors <= the file, $(stat_of a bpf_clamp) of $(stat_of a bpf) windows cut or refused"
+	tap $? "hostile $w: completes, $walk_sectors sectors <= the file, $(counter bpf_clamp a) of $(counter bpf a) windows cut or refused"
 done
 # A walk that touches two pages reads at most two windows of
 # max(ra_pages, 2 << 9) = 1024 pages (8192 sectors), not the address
@@ -164,7 +163,7 @@ done
 touch /tmp/bpf.stop
 wait
 [ $ok = 0 ] && [ ! -e /tmp/bpf.walker ] && [ "$(bpf_ops)" = none ] &&
-	[ "$(stat_of a bpf)" -gt 0 ]
+	[ "$(counter bpf a)" -gt 0 ]
 tap $? "90 loads and unloads under 3 faulting walkers: every switch and walk succeeds"
 rm -f /tmp/bpf.stop /tmp/bpf.walker "$fb" "$SCRATCH"/bpf-w*
 
