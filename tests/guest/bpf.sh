@@ -54,7 +54,10 @@ fa=$(testfile 64M) && cp "$fa" "$SCRATCH/bpf-b" && fb=$SCRATCH/bpf-b
 tap $? "two 64 MiB files"
 
 # same_walks POLICY STAT WALK...: each walk once in arm A (C policy) and
-# once in arm B (BPF port): equal major faults and sectors, and the port
+# once in arm B (BPF port): equal major faults, sectors within the slack
+# of the file system's own metadata reads (an extent block, 8 sectors, is
+# read by whichever walk finds it evicted; seen: 131088 against 131072),
+# and the port
 # replaced as many windows as the C policy's counter STAT says it did
 # (some, over all the walks). The kernel cuts the port's windows where it
 # cuts the C policy's (a read-around window past EOF, say): bpf_clamp is
@@ -68,10 +71,11 @@ same_walks() {
 		_ma=$walk_major _sa=$walk_sectors
 		in_arm b walk "${_w%%:*}" "${_w#*:}" "$fb" || return 1
 		_mb=$walk_major _sb=$walk_sectors
-		_da=$(counter  a"$_stat") _db=$(counter bpf b)
+		_da=$(counter "$_stat" a) _db=$(counter bpf b)
 		echo "# $_pol $_w: C $_ma majflt $_sa sectors $_da windows; BPF $_mb majflt $_sb sectors $_db windows, $(counter bpf_clamp b) cut"
-		[ "$_ma" = "$_mb" ] && [ "$_sa" = "$_sb" ] && [ "$_da" = "$_db" ] &&
-			[ "$(counter  b"$_stat")" = 0 ] || return 1
+		_ds=$((_sa - _sb))
+		[ "$_ma" = "$_mb" ] && [ "${_ds#-}" -le "$SECTOR_SLACK" ] && [ "$_da" = "$_db" ] &&
+			[ "$(counter "$_stat" b)" = 0 ] || return 1
 		_total=$((_total + _da))
 	done
 	[ "$_total" -gt 0 ]
