@@ -52,6 +52,8 @@ struct rapolicy_ops {
 
 static struct rapolicy_ops __rcu *rap_bpf_ops;
 static DEFINE_MUTEX(rap_bpf_mutex);
+/* The type is registered: the module was built with its BTF */
+static bool rap_bpf_registered;
 
 /* Whether the kernel's window check will refuse or cut @win: to count it */
 static bool rap_bpf_window_cut(const struct ra_policy_fault *fault,
@@ -286,7 +288,8 @@ static ssize_t bpf_ops_show(struct kobject *kobj, struct kobj_attribute *attr,
 		len = sysfs_emit(buf, "%s %u\n", ops->name,
 				 bpf_struct_ops_id(ops));
 	else
-		len = sysfs_emit(buf, "none\n");
+		len = sysfs_emit(buf, rap_bpf_registered ? "none\n" :
+				 "unsupported\n");
 	mutex_unlock(&rap_bpf_mutex);
 	return len;
 }
@@ -302,6 +305,7 @@ int rap_bpf_init_module(void)
 	if (err)
 		pr_warn("no BPF policies: struct_ops registration failed (%d)\n",
 			err);
+	rap_bpf_registered = !err;
 	return 0;
 }
 #else /* !RAP_HAVE_BPF */
