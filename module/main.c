@@ -124,16 +124,22 @@ static bool rap_mmap_ra(const struct ra_policy_fault *fault,
 	enum rap_arm arm = rap_arm_of(fault->file);
 	struct rap_settings s;
 	unsigned int did;
-	bool replaced;
+	bool replaced, stream;
 
 	if (fault->point >= RA_POLICY_NR_POINTS)
 		return false;
 	rap_settings_read(arm, &s);
 	did = 0;
-	replaced = s.streams == RAP_STREAMS_ON &&
-		   rap_tracker_mmap_ra(fault, &f, &view, win, arm);
+	stream = s.streams == RAP_STREAMS_ON &&
+		 rap_tracker_mmap_ra(fault, &f, &view, win, arm);
+	replaced = stream;
 	if (!replaced)
 		replaced = rap_decide_window(&s, &f, &view, win, &did);
+	stream |= !!(did & RAP_DID_STREAMS);
+	/* last: it only ever cuts the window down to the faulting page */
+	if (s.random_miss == RAP_RANDOM_MISS_FAULT &&
+	    rap_random_mmap_ra(fault, win, stream, arm))
+		replaced = true;
 	rap_count_window(arm, fault->point, did);
 	return replaced;
 }
@@ -145,14 +151,16 @@ static bool rap_mmap_hit(const struct ra_policy_hit *hit)
 	struct rap_settings s;
 	bool counted;
 
+	rap_settings_read(arm, &s);
 	if (hit->pmd) {
-		rap_settings_read(arm, &s);
 		counted = rap_decide_pmd_hit(&s, hit->eligible);
 		if (counted)
 			rap_stat_add(arm, RAP_STAT_pmd_hit, 1);
 	} else {
 		counted = hit->eligible;
 	}
+	if (s.random_miss == RAP_RANDOM_MISS_FAULT)
+		counted = rap_random_mmap_hit(hit, counted, arm);
 	if (counted)
 		rap_stat_add(arm, RAP_STAT_mmap_hit, 1);
 	return counted;
@@ -177,6 +185,7 @@ static int __init rapolicy_init(void)
 	int err;
 
 	rap_tracker_init();
+	rap_random_init();
 	err = rap_stats_init();
 	if (err)
 		return err;

@@ -55,6 +55,14 @@ bool rap_tracker_mmap_ra(const struct ra_policy_fault *fault,
 			 const struct rap_cache_view *view,
 			 struct ra_policy_window *win, enum rap_arm arm);
 
+/* random_table.c */
+void rap_random_init(void);
+bool rap_random_mmap_ra(const struct ra_policy_fault *fault,
+			struct ra_policy_window *win, bool stream,
+			enum rap_arm arm);
+bool rap_random_mmap_hit(const struct ra_policy_hit *hit, bool counted,
+			 enum rap_arm arm);
+
 /* ab.c */
 enum rap_arm rap_arm_of(const struct file *file);
 extern const struct attribute_group rap_ab_group;

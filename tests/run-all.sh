@@ -44,6 +44,7 @@ unset KERNEL_SERIES
 run_suite style bash tests/style.sh
 run_suite unit-policy bash tests/unit/run.sh
 run_suite unit-stream bash tests/unit/run-stream.sh
+run_suite unit-random bash tests/unit/run-random.sh
 run_suite unit-userspace make -s -C userspace test BUILD="$top/build"
 run_suite unit-userspace-asan make -s -C userspace test-asan BUILD="$top/build"
 run_suite unit-userspace-valgrind make -s -C userspace test-valgrind BUILD="$top/build"
