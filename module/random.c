@@ -8,7 +8,8 @@
 static bool rap_random_same(const struct rap_random_key *a,
 			    const struct rap_random_key *b)
 {
-	return a->file == b->file && a->inode == b->inode;
+	return a->file == b->file && a->inode == b->inode &&
+	       a->mm == b->mm && a->start == b->start;
 }
 
 /*

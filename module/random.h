@@ -2,7 +2,7 @@
 /*
  * rapolicy: random_miss, read-around that a random reader does not pay for.
  *
- * Per open file (struct file, which holds mmap_miss), the policy keeps what
+ * Per mapping of an open file (struct file holds mmap_miss), it keeps what
  * the faults showed about the bet each read-around window is: a window pays
  * when the reader maps one of its pages before it misses elsewhere. Two
  * windows in a row that did not pay make the file random: its misses read
@@ -38,10 +38,18 @@ typedef unsigned int u32;
  */
 #define RAP_RANDOM_MAX_CREDIT	100
 
-/* Which open file: compared, never dereferenced */
+/*
+ * Which mapping of which open file: compared, never dereferenced. A file
+ * closed and opened again often gets the same struct file back from the
+ * slab, so the key also names the mapping (its mm and start address,
+ * which address space layout randomisation varies from process to
+ * process): a new reader starts with no evidence, as stock does.
+ */
 struct rap_random_key {
 	unsigned long file;	/* the struct file's address, as a number */
 	unsigned long inode;	/* its inode's */
+	unsigned long mm;	/* the mapping's mm_struct's */
+	unsigned long start;	/* the mapping's first address */
 };
 
 struct rap_random {

@@ -3,11 +3,11 @@
  * rapolicy: random_miss's table of open files and its place in the fault
  * path.
  *
- * RAP_RANDOM_SETS sets of RAP_RANDOM_WAYS files (random.c), each under its
- * own spinlock: the hooks run under rcu_read_lock() and may not sleep. A
- * file's set is chosen by a hash of its key, the addresses of its struct
- * file (which holds mmap_miss) and inode; the key is compared, never
- * dereferenced, so a file that goes away leaves an entry that ages out.
+ * RAP_RANDOM_SETS sets of RAP_RANDOM_WAYS mappings (random.c), each under
+ * its own spinlock: the hooks run under rcu_read_lock() and may not sleep.
+ * A mapping's set is chosen by a hash of its key (random.h); the key is
+ * compared, never dereferenced, so a mapping that goes away leaves an
+ * entry that ages out.
  */
 #include <linux/fs.h>
 #include <linux/hash.h>
@@ -28,17 +28,20 @@ void rap_random_init(void)
 		spin_lock_init(&rap_random_locks[i]);
 }
 
-static struct rap_random_key rap_random_key(const struct file *file)
+static struct rap_random_key rap_random_key(const struct vm_area_struct *vma)
 {
 	return (struct rap_random_key){
-		.file = (unsigned long)file,
-		.inode = (unsigned long)file_inode(file),
+		.file = (unsigned long)vma->vm_file,
+		.inode = (unsigned long)file_inode(vma->vm_file),
+		.mm = (unsigned long)vma->vm_mm,
+		.start = vma->vm_start,
 	};
 }
 
 static u32 rap_random_set_of(const struct rap_random_key *key)
 {
-	return hash_long(key->file ^ key->inode, ilog2(RAP_RANDOM_SETS));
+	return hash_long(key->file ^ key->mm ^ (key->start >> PAGE_SHIFT),
+			 ilog2(RAP_RANDOM_SETS));
 }
 
 /**
@@ -54,7 +57,7 @@ bool rap_random_mmap_ra(const struct ra_policy_fault *fault,
 			struct ra_policy_window *win, bool stream,
 			enum rap_arm arm)
 {
-	const struct rap_random_key key = rap_random_key(fault->file);
+	const struct rap_random_key key = rap_random_key(fault->vma);
 	const struct rap_random_fault rf = {
 		.point = fault->point,
 		.index = fault->index,
@@ -95,8 +98,7 @@ bool rap_random_mmap_ra(const struct ra_policy_fault *fault,
 bool rap_random_mmap_hit(const struct ra_policy_hit *hit, bool counted,
 			 enum rap_arm arm)
 {
-	const struct rap_random_key key =
-		rap_random_key(hit->vmf->vma->vm_file);
+	const struct rap_random_key key = rap_random_key(hit->vmf->vma);
 	u32 set = rap_random_set_of(&key);
 	struct rap_random *r;
 	unsigned int did = 0;

@@ -412,6 +412,10 @@ static void rap_random_case_find(struct rap_test *t)
 	k.file = 100;
 	k.inode = 8;
 	RAP_EXPECT(t, !rap_random_find(&set, &k, false));
+	/* the same open file mapped again elsewhere starts over */
+	k.inode = 7;
+	k.start = 4096;
+	RAP_EXPECT(t, !rap_random_find(&set, &k, false));
 }
 
 struct rap_random_case {
