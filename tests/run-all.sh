@@ -69,6 +69,8 @@ run_suite kernel-6.12 env KERNEL_SERIES=6.12 bash tests/vm/run-series-tests.sh
 run_suite kernel-7.2 env KERNEL_SERIES=7.2 bash tests/vm/run-series-tests.sh
 # LMDB, a parallel loader and Debian's sqlite3 in the guest (about a minute)
 run_suite clients bash tests/clients/run.sh
+# random_miss with LMDB's mdb_get and sqlite point lookups (about a minute)
+run_suite random-clients bash tests/clients/run-random.sh
 # Its own boot: the disk throttled to 2 I/Os per second keeps a page under
 # writeback while the test faults on it.
 run_suite writeback tests/vm/vm-run --mem 1024 --throttle-iops 2 \
