@@ -389,6 +389,14 @@ static void rap_random_case_evidence(struct rap_test *t)
 	/* a miss just past a window means the reader walked through it */
 	RAP_EXPECT(t, !RAP_RMISS(50000) && r.wasted == 1);
 	RAP_EXPECT(t, !RAP_RMISS(50000 + 20) && r.wasted == 0);
+	RAP_EXPECT(t, !RAP_RMISS(1000) && RAP_RMISS(9000) && r.random);
+	/* a run returns; a return not paid is random at once, asks twice */
+	RAP_EXPECT(t, !RAP_RMISS(9001) && r.returned);
+	RAP_EXPECT(t, RAP_RMISS(30000) && r.need == 2 * RAP_RANDOM_RUN);
+	RAP_EXPECT(t, RAP_RMISS(30001) && RAP_RMISS(30002) && !RAP_RMISS(30003));
+	RAP_EXPECT(t, r.returned);
+	/* a miss near the returned window pays for it: the run back to 2 */
+	RAP_EXPECT(t, !RAP_RMISS(30003 + 40) && r.need == RAP_RANDOM_RUN);
 	/* a marker hit returns a random file to read-around */
 	RAP_EXPECT(t, !RAP_RMISS(1000) && RAP_RMISS(9000) && r.random);
 	f.point = RA_POLICY_ASYNC;
