@@ -34,7 +34,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 
 case $KERNEL_SERIES in
 6.12) default_suites="neutrality reverse vma_limit unavailable memcg demo" ;;
-*) default_suites="neutrality policies streams" ;;
+*) default_suites="neutrality policies streams random" ;;
 esac
 suites=${SERIES_SUITES:-$default_suites}
 args=(--mem 2048 --add "$top/tests/guest" --add "$top/tests/vm/series-guest.sh")

@@ -19,6 +19,9 @@
 #   demo        make demo's guest side (tests/guest/demo.sh) on small files:
 #               it runs, rapolicyctl switches its profiles, and each of its
 #               reverse walks takes at most 4 major faults under best
+#   random      random_miss under best (tests/guest/random.sh): random
+#               walks read about what they touch, a scan after lookups
+#               reads as a fresh one
 #   memcg       "best" leaves a random reader in a small memcg as stock
 #               leaves it (streams.sh's memcg check, as relations on the
 #               module's counters; see memcg_suite)
@@ -219,6 +222,7 @@ for suite in "$@"; do
 		sh /add/guest/neutrality.sh check "no policy registered" ;;
 	policies) sh /add/guest/policies.sh ;;
 	streams) sh /add/guest/streams.sh ;;
+	random) sh /add/guest/random.sh ;;
 	reverse) reverse_suite ;;
 	vma_limit) vma_limit_suite ;;
 	memcg) memcg_suite ;;
