@@ -67,16 +67,20 @@ vm-prereqs: userspace
 		$(MAKE) -s -C tests/selftests BUILD=$(BUILD) KSRC=$(KDIR); \
 	fi
 
+# Each README entry point installs its own packages first (tests/deps/).
 check:
+	@bash tests/deps.sh check
 	@bash tests/run-all.sh
 
 stress:
 	@bash tests/stress/stress.sh
 
 demo:
+	@bash tests/deps.sh demo
 	@bash tests/demo.sh
 
 bench:
+	@bash tests/deps.sh bench
 	@bash tests/bench/bench.sh
 
 bench-smoke:
@@ -93,8 +97,7 @@ install: userspace
 # the checkout's parent directory.
 DEB_DIR := $(BUILD)/deb
 deb:
-	@command -v dpkg-buildpackage >/dev/null && command -v dh_dkms >/dev/null && command -v lintian >/dev/null || \
-		{ echo "make deb needs: apt-get install build-essential debhelper dh-dkms lintian" >&2; exit 1; }
+	@bash tests/deps.sh deb
 	@rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/src/rapolicy
 	@tar -C $(TOP) --exclude=./build --exclude=./.git --exclude='*.o' --exclude='*.ko' \
 		--exclude='.*.cmd' --exclude='*.mod' --exclude='*.mod.c' --exclude=Module.symvers \

@@ -55,3 +55,4 @@ rc=$?
 echo "$out" | tail -n 3 | sed 's/^/# /'
 [ "$rc" != 0 ] && echo "$out" | grep -qi 'BUILD_EXCLUSIVE'
 tap $? "dkms refuses a kernel without CONFIG_READAHEAD_POLICY ($release)"
+echo "1..$n"

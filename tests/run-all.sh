@@ -1,8 +1,10 @@
 #!/bin/bash
 # make check: run every test suite and end with one summary line,
 # "N passed, N failed, N skipped". Each suite prints TAP ("ok N - name",
-# "not ok N - name", "# SKIP"); lines at column 0 are counted. A suite that
-# exits non-zero without reporting a failure counts as one failure itself.
+# "not ok N - name", "# SKIP") and its plan ("1..N"); lines at column 0
+# are counted by tests/tap-count.awk. A suite whose plans and results
+# disagree (it stopped halfway), or that exits non-zero without reporting
+# a failure, counts as one failure more, named in build/check-failures.txt.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -11,22 +13,21 @@ passed=0 failed=0 skipped=0
 failures=()
 
 run_suite() {
-	local name=$1 out rc p f s
+	local name=$1 out rc counts p f s
 	shift
 	printf '\n=== %s ===\n' "$name"
 	out=$(mktemp)
 	"$@" 2>&1 | tee "$out"
 	rc=${PIPESTATUS[0]}
-	p=$(grep -E '^ok ' "$out" | grep -vc '# SKIP')
-	s=$(grep -E '^ok .*# SKIP' "$out" | grep -c .)
-	f=$(grep -cE '^not ok ' "$out")
-	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
-		f=1
+	counts=$(awk -f "$top/tests/tap-count.awk" "$out")
+	read -r p f s <<<"${counts%%$'\n'*}"
+	if [ "$rc" -ne 0 ] && ! grep -qE '^not ok ' "$out"; then
+		f=$((f + 1))
+		counts+=$'\n'"exited with status $rc"
 		echo "not ok - $name exited with status $rc"
 	fi
-	grep -E '^not ok ' "$out" | sed "s/^/$name: /" >>"$top/build/check-failures.txt"
-	[ "$rc" -ne 0 ] && [ "$f" -eq 1 ] && ! grep -qE '^not ok ' "$out" &&
-		echo "$name: exited with status $rc" >>"$top/build/check-failures.txt"
+	# every problem, named with its suite
+	sed '1d' <<<"$counts" | sed "/^$/d; s/^/$name: /" >>"$top/build/check-failures.txt"
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 	rm -f "$out"
 }
@@ -41,6 +42,7 @@ mkdir -p build
 series=${KERNEL_SERIES:-7.3}
 unset KERNEL_SERIES
 
+run_suite tap-count bash tests/tap-selftest.sh
 run_suite style bash tests/style.sh
 run_suite unit-policy bash tests/unit/run.sh
 run_suite unit-stream bash tests/unit/run-stream.sh
@@ -60,6 +62,8 @@ run_suite matrix bash tests/kernel/matrix.sh
 run_suite api bash tests/api/run.sh
 run_suite dkms bash tests/dkms.sh
 run_suite deb bash tests/deb.sh
+# make demo's install step in a minimal Debian root (tests/deps/demo.list)
+run_suite fresh-demo bash tests/fresh-demo.sh
 run_suite vm bash tests/vm/run-guest-tests.sh
 # Linux 6.12 (patches/6.12): neutrality against stock 6.12, each descending
 # policy and "best" on reverse walks, vma_limit (tests/vm/run-series-tests.sh)
@@ -81,6 +85,12 @@ run_suite bench-smoke bash tests/bench/bench.sh --smoke
 # whose cold build (about 40 minutes here) does not fit make check's time.
 run_suite stress env STRESS_SECONDS="${CHECK_STRESS_SECONDS:-60}" \
 	STRESS_KERNEL="${CHECK_STRESS_KERNEL:-release}" bash tests/stress/stress.sh
+# The real clients and the stress run on 7.2 and 6.12 too
+for k in 7.2 6.12; do
+	run_suite "clients-$k" env KERNEL_SERIES=$k bash tests/clients/run.sh
+	run_suite "stress-$k" env KERNEL_SERIES=$k STRESS_SECONDS="${CHECK_STRESS_SECONDS:-60}" \
+		STRESS_KERNEL=release bash tests/stress/stress.sh
+done
 }
 
 echo

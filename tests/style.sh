@@ -38,3 +38,4 @@ tap $? "dkms.conf PACKAGE_VERSION is VERSION ($version)"
 grep -q "^VERSION ?= $version\$" "$top/userspace/Makefile" ||
 	grep -q 'VERSION ?= $(shell cat ../VERSION)' "$top/userspace/Makefile"
 tap $? "userspace takes its version from VERSION"
+echo "1..$n"

@@ -455,4 +455,5 @@ else
 	n=$((n + 1))
 	echo "ok $n - bench smoke: plots render # SKIP gnuplot not installed"
 fi
+echo "1..$n"
 [ "$failed" = 0 ]

@@ -5,7 +5,6 @@
 
 AB=$RAPOLICY_SYSFS/ab
 CG=/sys/fs/cgroup
-stat_of() { cat "$RAPOLICY_SYSFS/stats/$1/$2"; }
 # Major faults of every task, an independent count for the global counters
 pgmajfault() { sed -n 's/^pgmajfault //p' /proc/vmstat; }
 
@@ -42,7 +41,7 @@ in_cgroup arm_b rawalk --advice huge --pattern reverse --read-ahead-kb $RA "$fb"
 g2=$(pgmajfault)
 maj_a=$(sed -n 's/^major_faults: //p' /tmp/a.out)
 maj_b=$(sed -n 's/^major_faults: //p' /tmp/b.out)
-miss_a=$(stat_of a sync_miss) miss_b=$(stat_of b sync_miss)
+miss_a=$(counter sync_miss a) miss_b=$(counter sync_miss b)
 echo "# arm A: rawalk $maj_a majflt, stats/a/sync_miss $miss_a, all tasks $((g1 - g0)); arm B: $maj_b, $miss_b, $((g2 - g1))"
 # Only the walker runs in /arm_b: arm B's counter is its faults exactly.
 [ "$miss_b" = "$maj_b" ] && [ "$maj_b" -le $((folios / 2 + 2)) ]
@@ -53,9 +52,9 @@ tap $? "cgroup mode: arm B (seed) counts its walker's misses, <= $((folios / 2 +
 [ "$maj_a" -le "$stock" ] && [ "$maj_a" -ge $((stock - stock / 100)) ] &&
 	[ "$miss_a" -ge "$maj_a" ] && [ "$miss_a" -le $((g1 - g0)) ]
 tap $? "cgroup mode: arm A (stock) takes the stock $stock misses, all counted ($miss_a)"
-[ "$(stat_of b descending_thp)" -gt 0 ] && [ "$(stat_of a descending_thp)" = 0 ]
+[ "$(counter descending_thp b)" -gt 0 ] && [ "$(counter descending_thp a)" = 0 ]
 tap $? "only arm B took descending_thp decisions"
-[ "$(cat "$RAPOLICY_SYSFS/stats/sync_miss")" = $((miss_a + miss_b)) ]
+[ "$(counter sync_miss)" = $((miss_a + miss_b)) ]
 tap $? "stats/sync_miss is the sum of the arms"
 
 # Sample mode: which arm a file is in, seen from the counters.
@@ -65,7 +64,7 @@ arms_of_files() {
 	while [ $i -lt 100 ]; do
 		echo 1 >"$RAPOLICY_SYSFS/stats/reset"
 		rawalk --pattern forward --read-ahead-kb 128 "$SCRATCH/s$i" >/dev/null
-		[ "$(stat_of b sync_miss)" -gt 0 ] && printf 'B' || printf 'A'
+		[ "$(counter sync_miss b)" -gt 0 ] && printf 'B' || printf 'A'
 		i=$((i + 1))
 	done
 }
@@ -99,7 +98,7 @@ done
 wait $walker
 g1=$(pgmajfault)
 maj=$(sed -n 's/^major_faults: //p' /tmp/w.out)
-total=$(( $(stat_of a sync_miss) + $(stat_of b sync_miss) ))
+total=$(( $(counter sync_miss a) + $(counter sync_miss b) ))
 echo "# mode flipping during a walk: walker $maj major faults, $total counted, all tasks $((g1 - g0))"
 [ -n "$maj" ] && [ "$total" -ge "$maj" ] && [ "$total" -le $((g1 - g0)) ]
 tap $? "switching modes during a walk: the walker's misses counted, none twice"
@@ -119,3 +118,4 @@ echo off >"$AB/mode"
 rmmod rapolicy
 tap $? "rmmod after A/B use"
 rmdir "$CG/arm_a"
+tap_end

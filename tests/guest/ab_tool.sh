@@ -104,7 +104,7 @@ sed 's/^/# /' /tmp/ab_tool.report
 grep -q "^verdict: B better " /tmp/ab_tool.report
 tap $? "the verdict: B better ($(grep '^verdict' /tmp/ab_tool.report))"
 miss_a=$(sed -n 's/^major faults (sync_miss)  *\([0-9]*\)  *\([0-9]*\)$/\1/p' /tmp/ab_tool.report)
-[ "$miss_a" = "$(cat "$RAPOLICY_SYSFS/stats/a/sync_miss")" ]
+[ "$miss_a" = "$(counter sync_miss a)" ]
 tap $? "the report's arm A major faults are the module's ($miss_a)"
 grep -q "^pages read (pages_read) " /tmp/ab_tool.report && grep -q "cover [0-9.]* s since the last reset" /tmp/ab_tool.report
 tap $? "the report shows pages read and the time covered"
@@ -147,3 +147,4 @@ tap $? "ab status after the cgroups are gone"
 rm -f "$SCRATCH"/ab_tool-*
 rmmod rapolicy
 tap $? "rmmod after rapolicyctl ab"
+tap_end

@@ -186,7 +186,9 @@ run() {
 	if RA_KB=$_ra walk "$_advice" "$_pattern" "$(file "$_size")" $_opts; then
 		_ms=$(report wall_ms) _rss=$(report rss_kb) _minor=$(report minor_faults)
 	else
+		# the reports' mark of a failed walk; bench smoke fails on it
 		_ms=-1 _rss=-1 _minor=-1
+		walk_major=-1 walk_sectors=-1 walk_ios=-1 walk_pmd_kb=-1
 	fi
 	_dec=$(decisions "$_set")
 	echo "@bench $kernel $_wl $_set $_rep $walk_major $_minor $walk_sectors $walk_ios $walk_pmd_kb $_rss $_ms $_dec $took"

@@ -30,10 +30,6 @@ echo "rapolicy $(cat "$RAPOLICY_SYSFS/version") on $(uname -r)"
 fs=$(sed -n "s|^[^ ]* $SCRATCH \([^ ]*\) .*|\1|p" /proc/mounts)
 echo "files: $HUGE_SIZE (MADV_HUGEPAGE), $SEQ_SIZE (MADV_SEQUENTIAL)${NORMAL_SIZE:+, $NORMAL_SIZE (MADV_NORMAL)} on ${fs:-?}/virtio-blk, read_ahead_kb 8192"
 
-profile() {
-	rapolicyctl profile stock >/dev/null && rapolicyctl profile "$1" >/dev/null
-}
-
 # row LABEL PROFILE MAJOR SECTORS MS: one cell of the table, kept in $rows
 rows=""
 row() {

@@ -14,17 +14,22 @@ long=$(head -c 5000 /dev/zero | tr '\0' x)
 bad_writes() {
 	file=$1
 	shift
-	before=$(cat "$file" 2>/dev/null)
+	before=$(value "$file") || return 1
 	for v in "$@"; do
 		if printf '%s' "$v" >"$file" 2>/dev/null && [ -n "$v" ]; then
 			echo "# $file accepted '$(printf '%s' "$v" | head -c 40)'"
 			return 1
 		fi
-		[ "$(cat "$file" 2>/dev/null)" = "$before" ] || return 1
+		[ "$(value "$file")" = "$before" ] || return 1
 	done
 }
 
-for p in descending_thp pmd_hit descending_seq vma_limit sync_mmap_order descending_around; do
+# every policy file the module has (those that show "[value]"), both arms
+policies=$(cd "$RAPOLICY_SYSFS" && grep -l '\[' -- * 2>/dev/null)
+table=$(rapolicyctl set --help | sed -n '/^Policies/,/^$/s/^  \([a-z_]*\).*/\1/p' | sort)
+[ -n "$table" ] && [ "$(echo "$policies" | sort)" = "$table" ]
+tap $? "the module's policy files are the table's ($(echo $policies))"
+for p in $policies; do
 	for label in "$p" "ab/$p"; do
 		bad_writes "$RAPOLICY_SYSFS/$label" "" " " "
 " "offf" "of" "OFF " "-1" "off on" "$long" "$(printf 'off\001')" \
@@ -78,3 +83,4 @@ tap $? "a non-root write is refused ($rc) and changes nothing"
 [ "$(stat -c %a "$RAPOLICY_SYSFS/descending_thp")" = 644 ] &&
 	[ "$(stat -c %a "$RAPOLICY_SYSFS/stats/reset")" = 200 ]
 tap $? "modes: policies 0644, stats/reset 0200"
+tap_end

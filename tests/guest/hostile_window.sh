@@ -105,3 +105,4 @@ done
 
 rmmod rapolicy_hostile
 tap $? "hostile policy unloads"
+tap_end

@@ -12,9 +12,8 @@ if [ ! -r "$results" ]; then
 	tap 1 "KUnit results in $results"
 	exit 1
 fi
-# The parameterised cases are the indented "ok N name" lines; the suite's
-# own summary lines stay comments.
-sed -n 's/^ \{8,\}\(\(not \)\{0,1\}ok [0-9]*\) \(.*\)/\1 - kunit: \3/p' "$results"
+kunit_import "$results"
 grep -q "^ok 1 rapolicy_policy" "$results"
 tap $? "KUnit suite rapolicy_policy passed"
 rmmod rapolicy_test
+tap_end

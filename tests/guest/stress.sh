@@ -283,6 +283,9 @@ if [ "${STRESS_KERNEL:-debug}" = debug ]; then
 	[ "$debug" = 1 ] && grep -q KernelAddressSanitizer "$STATE/boot.log" &&
 		[ -e /proc/lockdep ] && [ -e "$KMEMLEAK" ]
 	tap $? "debug kernel $(uname -r): KASAN, lockdep and kmemleak on"
+else
+	[ -e "$KMEMLEAK" ]
+	tap $? "release kernel $(uname -r): kmemleak on (kmemleak=on)"
 fi
 splats "$STATE/boot.log" >"$STATE/boot.splats"
 [ ! -s "$STATE/boot.splats" ]
@@ -398,8 +401,8 @@ echo 128 >/sys/block/vda/queue/read_ahead_kb
 # free memory compacted.
 echo 3 >/proc/sys/vm/drop_caches && echo 1 >/proc/sys/vm/compact_memory
 tap $? "afterwards: page cache dropped, memory compacted"
-expect=$(dirname "$0")/stock-7.3.4.txt
-# STRESS_NEUTRAL: which of stock-7.3.4.txt's walks (advice:pattern:size).
+expect=$(dirname "$0")/stock-$(uname -r | sed 's/-.*//').txt
+# STRESS_NEUTRAL: which of the stock table's walks (advice:pattern:size).
 # Not huge:reverse:256M: on the debug kernel its count varies from boot to
 # boot with no module at all (13864, 14379 and 14436 seen, stock 14436).
 # seq:reverse:64M (16384 faults) takes minutes there: only from 300 s on.
@@ -439,3 +442,4 @@ fi
 [ ! -s "$STATE/splats" ]
 tap $? "dmesg: no BUG, WARNING, KASAN, lockdep, RCU, kmemleak, hung task or lockup report ($(grep -c . "$STATE/splats") lines)"
 echo "# checks after the load took $(($(now_s) - checks)) s (RTC); guest up $(uptime_s) s (guest clock)"
+tap_end

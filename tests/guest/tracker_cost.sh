@@ -34,8 +34,8 @@ while [ $i -lt "$REPS" ]; do
 	run off && run on || { tap 1 "cost walks"; exit 1; }
 	i=$((i + 1))
 done
-lookups=$(cat "$RAPOLICY_SYSFS/stats/stream_lookups")
-cost=$(cat "$RAPOLICY_SYSFS/stats/stream_cost")
+lookups=$(counter stream_lookups)
+cost=$(counter stream_cost)
 
 # median NS-PER-FAULT of a runs file
 median() {
@@ -55,3 +55,4 @@ tap $? "tracker cost: the random reader takes the same major faults with streams
 [ "$lookups" -gt 0 ] && [ "$cost" -gt 0 ]
 tap $? "tracker cost: the tracker timed its decisions ($lookups)"
 rmmod rapolicy
+tap_end

@@ -35,3 +35,4 @@ tap $? "whole_file: wbmark ran"
 [ "$(wb writeback_before)" = 1 ] && [ "$(wb writeback_after)" = 1 ] && [ "$(wb reclaim_after)" = 1 ]
 tap $? "whole_file: under writeback across the fault, the page keeps PG_reclaim"
 rmmod rapolicy_hostile
+tap_end

@@ -96,8 +96,11 @@ kmake=(make -C "$tree" -j"$(nproc)" CC="ccache gcc" HOSTCC="ccache gcc" LOCALVER
 # Fail when a fragment asked for something kconfig dropped (as tinyconfig
 # does to ADVISE_SYSCALLS when it is not spelled out), or kept something a
 # fragment turns off ("# CONFIG_X is not set").
+# A later fragment overrides an earlier one: check each option's last line.
 missing=$(cat "${fragments[@]}" |
 	grep -E '^CONFIG_[A-Z0-9_]+=|^# CONFIG_[A-Z0-9_]+ is not set$' |
+	awk '{ o = $1 == "#" ? $2 : $0; sub(/=.*/, "", o); last[o] = $0; if (!(o in seen)) { seen[o] = 1; order[++n] = o } }
+	     END { for (i = 1; i <= n; i++) print last[order[i]] }' |
 	while read -r line; do
 		if [ "$flavour" = stock ] && [ "$line" = CONFIG_READAHEAD_POLICY=y ]; then
 			continue

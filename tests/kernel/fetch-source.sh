@@ -23,37 +23,6 @@ esac
 
 need_pkgs apt-get:apt dpkg-deb:dpkg xz:xz-utils
 
-# debian_uri SUFFIX: the first URI of the machine's apt sources that ends
-# in /SUFFIX (debian, debian-security).
-debian_uri() {
-	local f uri re="/$1/?\$"
-	# deb822 sources first, then one-line sources.
-	for f in /etc/apt/sources.list.d/*.sources; do
-		[ -f "$f" ] || continue
-		uri=$(awk -v re="$re" '/^URIs:/ { for (i = 2; i <= NF; i++) if ($i ~ re) { print $i; exit } }' "$f")
-		[ -n "$uri" ] && { echo "${uri%/}"; return; }
-	done
-	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-		[ -f "$f" ] || continue
-		uri=$(awk -v re="^[a-z]+://.*$re" '$1 == "deb" { for (i = 2; i <= NF; i++) if ($i ~ re) { print $i; exit } }' "$f")
-		[ -n "$uri" ] && { echo "${uri%/}"; return; }
-	done
-	die "no /$1 archive URI found in /etc/apt/sources.list*"
-}
-
-# suite_uri SUITE: where SUITE lives. With no security source configured,
-# the security archive is assumed beside the main one.
-suite_uri() {
-	local uri
-	case $1 in
-	*-security)
-		uri=$(debian_uri debian-security 2>/dev/null) ||
-			uri=$(debian_uri debian)-security
-		echo "$uri" ;;
-	*) debian_uri debian ;;
-	esac
-}
-
 apt_dir=$RAPOLICY_CACHE/apt
 mkdir -p "$apt_dir/lists/partial" "$apt_dir/sources.list.d" "$apt_dir/debs"
 # One sources file per series (so runs for different series do not rewrite

@@ -219,3 +219,4 @@ for name in ${MATRIX_CONFIGS:-test ra_off no_thp no_memcg blk_cgroup debian}; do
 	tap $? "$name: patched objects have no new warnings ($detail, $(($(date +%s) - t0)) s)"
 done
 echo "# build matrix for $KERNEL_SERIES ($version): $(($(date +%s) - start)) s"
+echo "1..$n"

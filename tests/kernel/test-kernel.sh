@@ -30,3 +30,4 @@ done
 # The debug flavour (KASAN, lockdep, kmemleak) is built and checked by
 # make stress, whose guest verifies those options at boot: its cold build
 # (about 40 minutes on 2 cores) does not fit in make check.
+echo "1..$n"
