@@ -18,13 +18,13 @@
 
 S=$RAPOLICY_SYSFS
 
-profile() {
-	rapolicyctl profile stock >/dev/null &&
-		rapolicyctl profile "$1" >/dev/null &&
-		echo 1 >"$S/stats/reset"
+# setting NAME: the profile NAME, counters from zero
+setting() {
+	profile "$1" && echo 1 >"$S/stats/reset"
 }
 
-# within NUM DEN X Y: X <= Y * NUM / DEN, both walks good
+# within NUM DEN X Y: X <= Y * NUM / DEN (a failed measurement is empty
+# and fails the test)
 within() {
 	[ "$3" -ge 0 ] && [ "$4" -ge 0 ] && [ $(($3 * $2)) -le $(($4 * $1)) ]
 }
@@ -32,10 +32,7 @@ within() {
 # The KUnit suite of the policy's decisions (rapolicy_random_test.ko)
 results=/sys/kernel/debug/kunit/rapolicy_random/results
 if modprobe rapolicy_random_test && [ -r "$results" ]; then
-	sed -n 's/^ \{8,\}\(\(not \)\{0,1\}ok [0-9]*\) \(.*\)/\1 - kunit: \3/p' "$results" |
-		while read -r _st _n _rest; do
-			echo "# $_st $_n $_rest"
-		done
+	kunit_import "$results"
 	grep -q "^ok 1 rapolicy_random" "$results"
 	tap $? "KUnit suite rapolicy_random passed"
 	rmmod rapolicy_random_test
@@ -43,27 +40,27 @@ else
 	tap 1 "load rapolicy_random_test.ko, results in $results"
 fi
 
-modprobe rapolicy || { tap 1 "load rapolicy"; echo "1..$tap_n"; exit 1; }
+modprobe rapolicy || { tap 1 "load rapolicy"; tap_end; }
 [ -w "$S/random_miss" ]
 tap $? "random_miss policy file exists"
 rapolicyctl profile best >/dev/null && grep -q '\[fault\]' "$S/random_miss"
 tap $? "the profile best sets random_miss=fault"
 f128=$(testfile 128M) && f256=$(testfile 256M) ||
-	{ tap 1 "create the files"; echo "1..$tap_n"; exit 1; }
+	{ tap 1 "create the files"; tap_end; }
 
 # rand WORKLOAD SETTING ADVICE PCT FILE RA_KB [RAWALK OPTIONS]: one walk;
-# sets r_major, r_read_kb, r_touched_kb (-1 if the walk failed)
+# sets r_major, r_read_kb, r_touched_kb (empty if the walk failed)
 rand() {
 	_w=$1 _s=$2 _adv=$3 _pct=$4 _f=$5
 	RA_KB=$6
 	shift 6
-	r_major=-1 r_read_kb=-1 r_touched_kb=-1
-	profile "$_s" || return 1
+	r_major='' r_read_kb='' r_touched_kb=''
+	setting "$_s" || return 1
 	walk "$_adv" "random:$_pct" "$_f" "$@" || return 1
 	r_major=$walk_major
 	r_read_kb=$((walk_sectors / 2))
 	r_touched_kb=$(($(report pages_touched) * 4))
-	echo "# $_w $_s: $r_major majflt, $r_read_kb KiB read, $r_touched_kb KiB touched, random_fault $(cat "$S/stats/random_fault"), random_credit $(cat "$S/stats/random_credit")"
+	echo "# $_w $_s: $r_major majflt, $r_read_kb KiB read, $r_touched_kb KiB touched, random_fault $(counter random_fault), random_credit $(counter random_credit)"
 }
 
 # rand_targets NAME ADVICE PCT FILE RA_KB READ_NUM FAULT_NUM [OPTIONS]:
@@ -85,16 +82,16 @@ rand_targets rand5-memcg huge 5 "$f256" 8192 40 115 --memcg-limit=32M
 
 # phases SETTING PCT: one phaser run at read_ahead_kb 128; sets p_*
 phases() {
-	p_scan_major=-1 p_scan_sectors=-1 p_look_major=-1 p_look_sectors=-1
-	p_look_touches=-1 p_again_sectors=-1 p_again_touches=-1
-	profile "$1" && echo 128 >/sys/block/vda/queue/read_ahead_kb || return 1
+	p_scan_major='' p_scan_sectors='' p_look_sectors=''
+	p_look_touches='' p_again_sectors='' p_again_touches=''
+	setting "$1" && echo 128 >/sys/block/vda/queue/read_ahead_kb || return 1
 	if ! p_out=$(phaser "$2" "$f256" 2>&1); then
 		echo "$p_out" | sed 's/^/# phaser: /'
+		measure_failed "phaser $2 under $1"
 		return 1
 	fi
 	p_scan_major=$(echo "$p_out" | sed -n 's/^scan_major_faults: //p')
 	p_scan_sectors=$(echo "$p_out" | sed -n 's/^scan_sectors_read: //p')
-	p_look_major=$(echo "$p_out" | sed -n 's/^lookups_major_faults: //p')
 	p_look_sectors=$(echo "$p_out" | sed -n 's/^lookups_sectors_read: //p')
 	p_look_touches=$(echo "$p_out" | sed -n 's/^lookups_touches: //p')
 	p_again_sectors=$(echo "$p_out" | sed -n 's/^again_sectors_read: //p')
@@ -107,15 +104,14 @@ fresh_major=$p_scan_major fresh_sectors=$p_scan_sectors
 phases stock 1
 stock_major=$p_scan_major stock_sectors=$p_scan_sectors
 phases best 1
-[ "$fresh_major" -ge 0 ] && [ "$p_scan_major" -ge 0 ] &&
-	[ "$p_scan_major" -le $((fresh_major + 1)) ]
+[ "$fresh_major" -ge 0 ] && [ "$p_scan_major" -le $((fresh_major + 1)) ]
 tap $? "phases: the scan after lookups takes <= a fresh scan's major faults + 1 ($p_scan_major, fresh $fresh_major, stock $stock_major)"
 within 11 10 "$p_scan_sectors" "$fresh_sectors" && [ "$fresh_sectors" -gt 0 ]
 tap $? "phases: the scan after lookups reads <= 1.1x a fresh scan ($p_scan_sectors sectors, fresh $fresh_sectors, stock $stock_sectors)"
 # sectors of 512 bytes, touches of 4 KiB pages: 1.5 x 8 sectors a touch
-within 15 10 "$p_look_sectors" $((p_look_touches * 8)) &&
-	within 15 10 "$p_again_sectors" $((p_again_touches * 8))
+within 15 10 "$p_look_sectors" $((${p_look_touches:-0} * 8)) &&
+	within 15 10 "$p_again_sectors" $((${p_again_touches:-0} * 8))
 tap $? "phases: the lookups before and after read <= 1.5x what they touch ($p_look_sectors and $p_again_sectors sectors for $p_look_touches and $p_again_touches pages)"
 
-rapolicyctl profile stock >/dev/null
-echo "1..$tap_n"
+profile stock
+tap_end

@@ -37,17 +37,17 @@ in_memcg() {
 }
 
 # run PROFILE COMMAND...: one cold run under measure in the memcg; sets
-# m_sectors, m_major (-1 if it failed)
+# m_sectors, m_major (empty if it failed)
 run() {
 	_p=$1
 	shift
-	m_sectors=-1 m_major=-1
-	rapolicyctl profile stock >/dev/null && rapolicyctl profile "$_p" >/dev/null ||
-		return 1
+	m_sectors='' m_major=''
+	profile "$_p" || return 1
 	echo 128 >/sys/block/vda/queue/read_ahead_kb || return 1
 	if ! m_out=$(in_memcg measure --cold --out /tmp/random_client.out -- "$@"); then
 		echo "$m_out" | sed 's/^/# measure: /'
 		sed 's/^/# out: /' /tmp/random_client.out
+		measure_failed "$* under $_p"
 		return 1
 	fi
 	m_sectors=$(echo "$m_out" | sed -n 's/^sectors_read: //p')
@@ -60,7 +60,7 @@ within() {
 	[ "$3" -ge 0 ] && [ "$4" -gt 0 ] && [ $(($3 * $2)) -le $(($4 * $1)) ]
 }
 
-modprobe rapolicy || { tap 1 "load rapolicy"; echo "1..$tap_n"; exit 1; }
+modprobe rapolicy || { tap 1 "load rapolicy"; tap_end; }
 
 if rm -rf "$LMDB" && mkdir -p "$LMDB" && lmdb_scan fill "$LMDB" "$MIB" >/dev/null; then
 	run stock lmdb_scan get "$LMDB" 10 nordahead
@@ -100,6 +100,6 @@ else
 	tap 1 "sqlite: create a $MIB MiB table"
 fi
 
-rapolicyctl profile stock >/dev/null
+profile stock
 rmdir "$MEMCG" 2>/dev/null
-echo "1..$tap_n"
+tap_end

@@ -13,8 +13,7 @@ for share in 0.1 0.2 0.5 1 2 5 10 20; do
 	for setting in stock best madv_random; do
 		profile=$setting advice=normal
 		[ "$setting" = madv_random ] && profile=stock advice=random
-		rapolicyctl profile stock >/dev/null &&
-			rapolicyctl profile "$profile" >/dev/null || exit 1
+		profile "$profile" || exit 1
 		if walk "$advice" "random:$share" "$f"; then
 			echo "@rand $share $setting $(report pages_touched) $walk_sectors $walk_major"
 		else
@@ -22,4 +21,4 @@ for share in 0.1 0.2 0.5 1 2 5 10 20; do
 		fi
 	done
 done
-rapolicyctl profile stock >/dev/null
+profile stock
