@@ -94,6 +94,16 @@ static void rap_random_judge(struct rap_random *r, pgoff_t index)
 	}
 }
 
+/* The page @index alone, of the smallest folio the kernel reads */
+static void rap_random_page(struct ra_policy_window *win, pgoff_t index)
+{
+	win->start = index;
+	win->size = 1;
+	win->async_size = 0;
+	win->order = 0;
+	win->order_once = false;
+}
+
 /* Remember the window a miss reads, to judge it at the next miss */
 static void rap_random_window(struct rap_random *r,
 			      const struct ra_policy_window *win)
@@ -112,8 +122,8 @@ static void rap_random_window(struct rap_random *r,
  * @did: out: RAP_RANDOM_DID_* bits
  *
  * Takes part in the read-around and VM_HUGEPAGE misses, whose windows
- * mmap_miss switches off, and hears of marker hits; the window it returns
- * is the faulting page, inside every window the kernel offers.
+ * mmap_miss switches off, and in marker hits; the window it returns is
+ * the faulting page, inside every window the kernel offers.
  *
  * Return: true if @win replaces the window.
  */
@@ -124,8 +134,21 @@ bool rap_random_decide(struct rap_random *r, const struct rap_random_fault *f,
 
 	*did = 0;
 	if (f->point == RA_POLICY_ASYNC) {
-		rap_random_paid(r);
-		return false;
+		if (f->replaced)
+			return false;
+		/* the reader entered read-ahead pages */
+		if (!r->random) {
+			rap_random_paid(r);
+			return false;
+		}
+		/*
+		 * A random touch of a page that a window it never used marked
+		 * (a VM_HUGEPAGE window marks its second folio): read nothing
+		 * more, the page is cached
+		 */
+		rap_random_page(win, f->index);
+		*did |= RAP_RANDOM_DID_MARKER;
+		return true;
 	}
 	if (f->point != RA_POLICY_SYNC_AROUND && f->point != RA_POLICY_SYNC_THP)
 		return false;
@@ -136,9 +159,7 @@ bool rap_random_decide(struct rap_random *r, const struct rap_random_fault *f,
 	rap_random_judge(r, f->index);
 
 	if (f->replaced) {
-		/* a stream another policy reads: not random */
-		r->random = false;
-		r->wasted = 0;
+		/* a stream's window: read, and judged as any other */
 		rap_random_window(r, win);
 		return false;
 	}
@@ -155,12 +176,7 @@ bool rap_random_decide(struct rap_random *r, const struct rap_random_fault *f,
 		return false;
 	}
 
-	/* The faulting page, of the smallest folio the kernel reads */
-	win->start = f->index;
-	win->size = 1;
-	win->async_size = 0;
-	win->order = 0;
-	win->order_once = false;
+	rap_random_page(win, f->index);
 	r->win_pages = 0;
 	r->paid = false;
 	/* the kernel counted this miss as one of read-around's */

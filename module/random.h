@@ -7,9 +7,10 @@
  * when the reader maps one of its pages before it misses elsewhere. Two
  * windows in a row that did not pay make the file random: its misses read
  * the faulting page only, and the policy takes back the mmap_miss increment
- * of each such miss, so that the kernel keeps offering windows. A run of
- * misses at adjacent pages makes it sequential again: stock read-around at
- * once. A return that did not pay doubles the run the next one needs.
+ * of each such miss, so that the kernel keeps offering windows; a hit of a
+ * readahead marker reads nothing more. A run of misses at adjacent pages
+ * makes it sequential again: stock read-around at once. A return that did
+ * not pay doubles the run the next one needs.
  * docs/RANDOM.md has the model.
  *
  * Nothing here touches kernel state: the caller locks the set, and the
@@ -79,7 +80,7 @@ struct rap_random_fault {
 	pgoff_t index;		/* the faulting page */
 	/* the kernel counted this miss in mmap_miss (not VM_SEQ_READ/VM_EXEC) */
 	bool counted;
-	/* another policy replaced the window: a stream it recognised */
+	/* another policy replaced the window for a stream it recognised */
 	bool replaced;
 };
 
@@ -88,6 +89,7 @@ enum rap_random_did {
 	RAP_RANDOM_DID_SHRINK	= 1 << 0,	/* read the faulting page only */
 	RAP_RANDOM_DID_RETURN	= 1 << 1,	/* a run: read-around again */
 	RAP_RANDOM_DID_CREDIT	= 1 << 2,	/* took back an increment */
+	RAP_RANDOM_DID_MARKER	= 1 << 3,	/* a marker hit read nothing */
 };
 
 struct rap_random *rap_random_find(struct rap_random_set *set,

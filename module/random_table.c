@@ -84,6 +84,8 @@ bool rap_random_mmap_ra(const struct ra_policy_fault *fault,
 		rap_stat_add(arm, RAP_STAT_random_fault, 1);
 	if (did & RAP_RANDOM_DID_RETURN)
 		rap_stat_add(arm, RAP_STAT_random_return, 1);
+	if (did & RAP_RANDOM_DID_MARKER)
+		rap_stat_add(arm, RAP_STAT_random_marker, 1);
 	return shrunk;
 }
 

@@ -75,6 +75,7 @@ RAP_STAT(stream_cost, "nanoseconds the stream tracker spent on them (local_clock
 RAP_STAT(random_fault, "misses random_miss read only the faulting page of")
 RAP_STAT(random_return, "random files read-around came back to, on a run of misses")
 RAP_STAT(random_credit, "mmap_miss increments random_miss took back")
+RAP_STAT(random_marker, "marker hits of random files that read nothing more")
 
 #undef RAP_POLICY
 #undef RAP_STAT

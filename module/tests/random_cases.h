@@ -147,11 +147,14 @@ static void rap_rsim_async(struct rap_rsim *s, pgoff_t index)
 		.counted = true,
 	};
 	unsigned long size = 2 * s->ra_size;
+	struct ra_policy_window win = { .start = index, .size = s->ra_pages };
 	unsigned int did;
 
 	s->page[index] &= ~RAP_RSIM_MARKED;
-	if (s->policy)
-		rap_random_decide(&s->r, &f, NULL, &did);
+	if (s->policy && rap_random_decide(&s->r, &f, &win, &did)) {
+		rap_rsim_read(s, win.start, win.size, win.async_size);
+		return;
+	}
 	if (size > s->ra_pages)
 		size = s->ra_pages;
 	rap_rsim_read(s, s->ra_start + s->ra_size, size, size);
@@ -372,19 +375,20 @@ static void rap_random_case_evidence(struct rap_test *t)
 {
 	struct rap_random_fault f = { .point = RA_POLICY_SYNC_AROUND,
 				      .counted = true };
+	struct ra_policy_window win;
 	struct rap_random r;
 	unsigned int did;
 
 	/* random after two far misses whose windows were never entered */
 	r = (struct rap_random){ .need = RAP_RANDOM_RUN, .used = true };
 	RAP_EXPECT(t, !RAP_RMISS(1000) && !RAP_RMISS(9000) && RAP_RMISS(20000));
-	/* another policy's stream window: not random any more */
+	/* another policy's stream window is read, and judged */
 	f.replaced = true;
-	RAP_EXPECT(t, !RAP_RMISS(30000) && !r.random);
+	RAP_EXPECT(t, !RAP_RMISS(30000) && r.random && r.win_pages == 32);
 	f.replaced = false;
 	/* a hit in the window pays for it */
 	rap_random_hit(&r, 30000 - 3, true, &did);
-	RAP_EXPECT(t, r.paid);
+	RAP_EXPECT(t, r.paid && !r.random);
 	RAP_EXPECT(t, !RAP_RMISS(40000) && r.wasted == 0);
 	/* a miss just past a window means the reader walked through it */
 	RAP_EXPECT(t, !RAP_RMISS(50000) && r.wasted == 1);
@@ -397,10 +401,23 @@ static void rap_random_case_evidence(struct rap_test *t)
 	RAP_EXPECT(t, r.returned);
 	/* a miss near the returned window pays for it: the run back to 2 */
 	RAP_EXPECT(t, !RAP_RMISS(30003 + 40) && r.need == RAP_RANDOM_RUN);
-	/* a marker hit returns a random file to read-around */
+	/* a marker hit of a random file reads nothing more */
 	RAP_EXPECT(t, !RAP_RMISS(1000) && RAP_RMISS(9000) && r.random);
 	f.point = RA_POLICY_ASYNC;
-	RAP_EXPECT(t, !rap_random_decide(&r, &f, NULL, &did) && !r.random);
+	f.index = 20000;
+	win = (struct ra_policy_window){ .start = 20000, .size = 32 };
+	RAP_EXPECT(t, rap_random_decide(&r, &f, &win, &did) && r.random);
+	RAP_EXPECT(t, win.start == 20000 && win.size == 1 && !win.async_size);
+	RAP_EXPECT(t, did == RAP_RANDOM_DID_MARKER);
+	/* unless it is a stream's marker */
+	f.replaced = true;
+	RAP_EXPECT(t, !rap_random_decide(&r, &f, &win, &did) && !did);
+	/* a marker hit of a file read around pays */
+	f.replaced = false;
+	f.point = RA_POLICY_SYNC_AROUND;
+	RAP_EXPECT(t, !RAP_RMISS(9001) && !r.random);
+	f.point = RA_POLICY_ASYNC;
+	RAP_EXPECT(t, !rap_random_decide(&r, &f, &win, &did) && r.paid);
 }
 
 #undef RAP_RMISS
