@@ -135,11 +135,22 @@ static bool rap_mmap_ra(const struct ra_policy_fault *fault,
 	replaced = stream;
 	if (!replaced)
 		replaced = rap_decide_window(&s, &f, &view, win, &did);
-	stream |= !!(did & RAP_DID_STREAMS);
+	/*
+	 * A descending policy's window at a miss rests on that miss alone
+	 * (the page above cached, the one below not), which random misses
+	 * among cached pages meet now and then: random_miss may cut it. Its
+	 * window at a marker continues a stream it started.
+	 */
+	if (fault->point == RA_POLICY_ASYNC)
+		stream |= !!(did & RAP_DID_STREAMS);
 	/* last: it only ever cuts the window down to the faulting page */
 	if (s.random_miss == RAP_RANDOM_MISS_FAULT &&
-	    rap_random_mmap_ra(fault, win, stream, arm))
+	    rap_random_mmap_ra(fault, win, stream, arm)) {
+		/* the window read is random_miss's: count only its bound */
+		did &= ~(RAP_DID_STREAMS | RAP_DID_ORDER_RAISE |
+			 RAP_DID_VMA_CLAMP);
 		replaced = true;
+	}
 	rap_count_window(arm, fault->point, did);
 	return replaced;
 }

@@ -44,6 +44,7 @@ run() {
 	m_sectors='' m_major=''
 	profile "$_p" || return 1
 	echo 128 >/sys/block/vda/queue/read_ahead_kb || return 1
+	echo 1 >"$RAPOLICY_SYSFS/stats/reset"
 	if ! m_out=$(in_memcg measure --cold --out /tmp/random_client.out -- "$@"); then
 		echo "$m_out" | sed 's/^/# measure: /'
 		sed 's/^/# out: /' /tmp/random_client.out
@@ -52,7 +53,12 @@ run() {
 	fi
 	m_sectors=$(echo "$m_out" | sed -n 's/^sectors_read: //p')
 	m_major=$(echo "$m_out" | sed -n 's/^major_faults: //p')
-	echo "# $_p $*: $m_major majflt, $m_sectors sectors, $(grep -v '^$' /tmp/random_client.out | tr '\n' ' ')"
+	echo "# $_p ${*##*/}: $m_major majflt, $m_sectors sectors, $(grep -v '^$' /tmp/random_client.out | tr '\n' ' ')"
+	_c=
+	for _k in sync_miss sync_around pages_read mmap_hit stream_sync stream_async descending_around random_fault random_return random_credit random_marker; do
+		_c="$_c $_k=$(counter $_k)"
+	done
+	echo "#  $_c"
 }
 
 # within NUM DEN X Y: X <= Y * NUM / DEN, both runs good
