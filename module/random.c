@@ -9,7 +9,8 @@ static bool rap_random_same(const struct rap_random_key *a,
 			    const struct rap_random_key *b)
 {
 	return a->file == b->file && a->inode == b->inode &&
-	       a->mm == b->mm && a->start == b->start;
+	       a->mm == b->mm && a->start == b->start &&
+	       a->reader == b->reader;
 }
 
 /*

@@ -2,7 +2,8 @@
 /*
  * rapolicy: random_miss, read-around that a random reader does not pay for.
  *
- * Per mapping of an open file (struct file holds mmap_miss), it keeps what
+ * Per reader of a mapping of an open file (struct file holds mmap_miss),
+ * it keeps what
  * the faults showed about the bet each read-around window is: a window pays
  * when the reader maps one of its pages before it misses elsewhere. Two
  * windows in a row that did not pay make the file random: its misses read
@@ -40,17 +41,22 @@ typedef unsigned int u32;
 #define RAP_RANDOM_MAX_CREDIT	100
 
 /*
- * Which mapping of which open file: compared, never dereferenced. A file
- * closed and opened again often gets the same struct file back from the
- * slab, so the key also names the mapping (its mm and start address,
- * which address space layout randomisation varies from process to
- * process): a new reader starts with no evidence, as stock does.
+ * Which reader of which mapping of which open file: compared, never
+ * dereferenced. Each task is judged on its own windows, as the stream
+ * tracker follows each reader's streams: the interleaved misses of
+ * several threads, each reading its own part in order, are far apart and
+ * each meets windows the others read. A file closed and opened again
+ * often gets the same struct file back from the slab, so the key also
+ * names the mapping (its mm and start address, which address space layout
+ * randomisation varies from process to process): a new reader starts with
+ * no evidence, as stock does.
  */
 struct rap_random_key {
 	unsigned long file;	/* the struct file's address, as a number */
 	unsigned long inode;	/* its inode's */
 	unsigned long mm;	/* the mapping's mm_struct's */
 	unsigned long start;	/* the mapping's first address */
+	u32 reader;		/* the faulting task */
 };
 
 struct rap_random {

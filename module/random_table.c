@@ -12,6 +12,7 @@
 #include <linux/fs.h>
 #include <linux/hash.h>
 #include <linux/mm.h>
+#include <linux/sched.h>
 #include <linux/spinlock.h>
 
 #include "rapolicy.h"
@@ -35,13 +36,14 @@ static struct rap_random_key rap_random_key(const struct vm_area_struct *vma)
 		.inode = (unsigned long)file_inode(vma->vm_file),
 		.mm = (unsigned long)vma->vm_mm,
 		.start = vma->vm_start,
+		.reader = task_pid_nr(current),
 	};
 }
 
 static u32 rap_random_set_of(const struct rap_random_key *key)
 {
-	return hash_long(key->file ^ key->mm ^ (key->start >> PAGE_SHIFT),
-			 ilog2(RAP_RANDOM_SETS));
+	return hash_long(key->file ^ key->mm ^ (key->start >> PAGE_SHIFT) ^
+			 key->reader, ilog2(RAP_RANDOM_SETS));
 }
 
 /**

@@ -455,6 +455,10 @@ static void rap_random_case_find(struct rap_test *t)
 	k.inode = 7;
 	k.start = 4096;
 	RAP_EXPECT(t, !rap_random_find(&set, &k, false));
+	/* another task reading the same mapping has its own */
+	k.start = 0;
+	k.reader = 2;
+	RAP_EXPECT(t, !rap_random_find(&set, &k, false));
 }
 
 struct rap_random_case {
