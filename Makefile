@@ -8,7 +8,7 @@ TOP := $(CURDIR)
 BUILD := $(TOP)/build
 KERNEL_SCRIPT := $(TOP)/tests/kernel/build-kernel.sh
 
-.PHONY: all kernel kernel-stock kernel-debug baseline matrix module userspace vm-prereqs check \
+.PHONY: all kernel kernel-stock kernel-debug baseline matrix module bpf userspace vm-prereqs check \
 	stress demo bench bench-smoke fuzz install clean help deb kernel-deb
 
 FUZZ_SECONDS ?= 600
@@ -23,6 +23,7 @@ help:
 	@echo "make matrix        W=1 build matrix of the patched objects and the module (TAP)"
 	@echo "make kernel-debug  build (or reuse) the patched kernel with KASAN, lockdep, kmemleak, KFENCE, DEBUG_VM"
 	@echo "make module        build rapolicy.ko against KDIR (default: running kernel)"
+	@echo "make bpf           build the BPF policies and rapolicy-bpf against KDIR (with BTF) into build/bin"
 	@echo "make userspace     build rapolicyctl and rawalk into build/bin"
 	@echo "make check         run every test; ends with 'N passed, N failed'"
 	@echo "make stress        debug kernel: walkers, policy flips, module reloads, truncation for STRESS_SECONDS (default 600), then leak/splat checks"
@@ -55,6 +56,10 @@ userspace:
 module:
 	$(MAKE) -C $(KDIR) M=$(TOP) modules
 
+# The BPF policies and rapolicy-bpf, for a KDIR with BTF (docs/BPF.md)
+bpf:
+	@$(MAKE) -s -C bpf KDIR=$(KDIR) BUILD=$(BUILD)
+
 # What tests/vm/vm-run puts into the guest: static tools and, for a patched
 # KDIR, the module.
 vm-prereqs: userspace
@@ -62,6 +67,10 @@ vm-prereqs: userspace
 	@$(CC) -static -O2 -std=c11 -Wall -Wextra -Werror -o $(BUILD)/bin/phaser tests/guest/phaser.c
 	@if [ -f $(KDIR)/.config ] && grep -q '^CONFIG_READAHEAD_POLICY=y' $(KDIR)/.config; then \
 		$(MAKE) -s -C $(KDIR) M=$(TOP) modules; \
+	fi
+	@if [ -f $(KDIR)/.config ] && grep -q '^CONFIG_READAHEAD_POLICY=y' $(KDIR)/.config && \
+	    grep -q '^CONFIG_DEBUG_INFO_BTF=y' $(KDIR)/.config; then \
+		$(MAKE) -s -C bpf KDIR=$(KDIR) BUILD=$(BUILD); \
 	fi
 	@if [ -f $(KDIR)/tools/testing/selftests/kselftest_harness.h ]; then \
 		$(MAKE) -s -C tests/selftests BUILD=$(BUILD) KSRC=$(KDIR); \

@@ -4,9 +4,18 @@
  * one under ab/. ab/mode chooses how a fault picks its arm:
  *
  *   off     every fault uses arm A
- *   cgroup  faults of tasks in ab/cgroup or below it use arm B
- *   sample  a file is in arm B when a hash of (device, inode, ab/salt)
- *           falls under ab/sample_permille, for its whole life
+ *   cgroup  faults of tasks in ab/cgroup or below it use arm B; with
+ *           ab/cgroup empty, cgroups hash into the buckets by their id,
+ *           and those of ab/salt's buckets use arm B (as files in sample
+ *           mode: an experiment over cgroups)
+ *   sample  a file is in arm B when its bucket is: a fixed hash of
+ *           (device, inode) picks one of RAP_AB_BUCKETS buckets, and
+ *           ab/salt draws ab/sample_permille of the buckets for arm B
+ *
+ * Every fault also counts in the bucket of its unit (stats/buckets): the
+ * file's in off and sample mode, the faulting task's cgroup's in cgroup
+ * mode. In sample mode the buckets are the randomization unit, and an
+ * analysis over them is valid by construction (see docs/AB.md).
  *
  * The fault path reads the assignment locklessly: each setting with
  * READ_ONCE(), the cgroup under RCU. Writers serialise on rap_ab_mutex and
@@ -32,31 +41,70 @@ static const char * const rap_ab_modes[] = { "off", "cgroup", "sample" };
 static int rap_ab_mode;
 static unsigned int rap_ab_permille;
 static u64 rap_ab_salt;
+static u64 rap_ab_bmask;	/* arm B's buckets: rap_ab_mask(salt, permille) */
 static struct cgroup __rcu *rap_ab_cgroup;
 static DEFINE_MUTEX(rap_ab_mutex);
 
+/* Cgroups hash into buckets apart from any device's files */
+#define RAP_AB_CGROUP_NS	(~0ULL)
+
 /* Called from the hooks, under rcu_read_lock(), with @file held */
-enum rap_arm rap_arm_of(const struct file *file)
+struct rap_unit rap_unit_of(const struct file *file)
 {
-	const struct inode *inode;
+	const struct inode *inode = file_inode(file);
+	struct rap_unit u = { .arm = RAP_ARM_A };
 	struct cgroup *cgrp;
 
 	switch (READ_ONCE(rap_ab_mode)) {
 	case RAP_AB_CGROUP:
+		u.bucket = rap_ab_bucket(RAP_AB_CGROUP_NS,
+					 cgroup_id(task_dfl_cgroup(current)));
 		cgrp = rcu_dereference(rap_ab_cgroup);
-		if (cgrp && task_under_cgroup_hierarchy(current, cgrp))
-			return RAP_ARM_B;
-		return RAP_ARM_A;
+		if (cgrp ? task_under_cgroup_hierarchy(current, cgrp) :
+			   READ_ONCE(rap_ab_bmask) >> u.bucket & 1)
+			u.arm = RAP_ARM_B;
+		return u;
 	case RAP_AB_SAMPLE:
-		inode = file_inode(file);
-		if (rap_sample_in_b(inode->i_sb->s_dev, inode->i_ino,
-				    READ_ONCE(rap_ab_salt),
-				    READ_ONCE(rap_ab_permille)))
-			return RAP_ARM_B;
-		return RAP_ARM_A;
+		u.bucket = rap_ab_bucket(inode->i_sb->s_dev, inode->i_ino);
+		if (READ_ONCE(rap_ab_bmask) >> u.bucket & 1)
+			u.arm = RAP_ARM_B;
+		return u;
 	default:
-		return RAP_ARM_A;
+		u.bucket = rap_ab_bucket(inode->i_sb->s_dev, inode->i_ino);
+		return u;
 	}
+}
+
+enum rap_arm rap_arm_of(const struct file *file)
+{
+	return rap_unit_of(file).arm;
+}
+
+/*
+ * The arm of @bucket's faults for stats/buckets: 'a' or 'b' in sample
+ * mode and in cgroup mode without ab/cgroup, 'a' with the mode off, '-'
+ * in cgroup mode with ab/cgroup, where a bucket's cgroups need not all
+ * be in one arm.
+ */
+char rap_ab_bucket_arm(unsigned int bucket)
+{
+	switch (READ_ONCE(rap_ab_mode)) {
+	case RAP_AB_CGROUP:
+		if (rcu_access_pointer(rap_ab_cgroup))
+			return '-';
+		fallthrough;
+	case RAP_AB_SAMPLE:
+		return READ_ONCE(rap_ab_bmask) >> bucket & 1 ? 'b' : 'a';
+	default:
+		return 'a';
+	}
+}
+
+/* Under rap_ab_mutex: after a change of the salt or of the permille */
+static void rap_ab_update_mask(void)
+{
+	lockdep_assert_held(&rap_ab_mutex);
+	WRITE_ONCE(rap_ab_bmask, rap_ab_mask(rap_ab_salt, rap_ab_permille));
 }
 
 static ssize_t mode_show(struct kobject *kobj, struct kobj_attribute *attr,
@@ -163,8 +211,12 @@ static ssize_t sample_permille_store(struct kobject *kobj,
 		return err;
 	if (permille > 1000)
 		return -EINVAL;
-	if (xchg(&rap_ab_permille, permille) != permille)
+	mutex_lock(&rap_ab_mutex);
+	if (xchg(&rap_ab_permille, permille) != permille) {
+		rap_ab_update_mask();
 		rap_settings_changed();
+	}
+	mutex_unlock(&rap_ab_mutex);
 	return count;
 }
 
@@ -183,8 +235,12 @@ static ssize_t salt_store(struct kobject *kobj, struct kobj_attribute *attr,
 	err = kstrtou64(buf, 0, &salt);
 	if (err)
 		return err;
-	if (xchg(&rap_ab_salt, salt) != salt)
+	mutex_lock(&rap_ab_mutex);
+	if (xchg(&rap_ab_salt, salt) != salt) {
+		rap_ab_update_mask();
 		rap_settings_changed();
+	}
+	mutex_unlock(&rap_ab_mutex);
 	return count;
 }
 

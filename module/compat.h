@@ -56,6 +56,15 @@ static inline bool rap_order_honoured(unsigned int order)
 	return order >= RAP_MIN_FOLIO_ORDER && order <= MAX_PAGECACHE_ORDER;
 }
 
+/*
+ * BPF policies (bpf.c): struct_ops from a module needs the BPF JIT
+ * (bpf_struct_ops.o is built only with it) and the module's own BTF, which
+ * describes struct rapolicy_ops to the verifier and to libbpf.
+ */
+#define RAP_HAVE_BPF (IS_ENABLED(CONFIG_BPF_SYSCALL) &&		\
+		      IS_ENABLED(CONFIG_BPF_JIT) &&			\
+		      IS_ENABLED(CONFIG_DEBUG_INFO_BTF_MODULES))
+
 /* cgroup_is_dead() is private to kernel/cgroup/ on 6.12 */
 static inline bool rap_cgroup_is_dead(const struct cgroup *cgrp)
 {

@@ -92,7 +92,10 @@ static enum rap_mapping_kind rap_mapping_kind(enum ra_policy_point sync_point)
 
 static void rap_mmap_miss(const struct vm_fault *vmf)
 {
-	rap_stat_add(rap_arm_of(vmf->vma->vm_file), RAP_STAT_sync_miss, 1);
+	struct rap_unit u = rap_unit_of(vmf->vma->vm_file);
+
+	rap_stat_add(u.arm, RAP_STAT_sync_miss, 1);
+	rap_bucket_add(u.bucket, RAP_BUCKET_sync_miss, 1);
 }
 
 static bool rap_mmap_ra(const struct ra_policy_fault *fault,
@@ -130,8 +133,11 @@ static bool rap_mmap_ra(const struct ra_policy_fault *fault,
 		return false;
 	rap_settings_read(arm, &s);
 	did = 0;
-	stream = s.streams == RAP_STREAMS_ON &&
-		 rap_tracker_mmap_ra(fault, &f, &view, win, arm);
+	/* a BPF policy's window or a stream tracker's is theirs to read */
+	stream = s.bpf == RAP_BPF_ON && rap_bpf_mmap_ra(fault, win, arm);
+	if (!stream)
+		stream = s.streams == RAP_STREAMS_ON &&
+			 rap_tracker_mmap_ra(fault, &f, &view, win, arm);
 	replaced = stream;
 	if (!replaced)
 		replaced = rap_decide_window(&s, &f, &view, win, &did);
@@ -180,8 +186,13 @@ static bool rap_mmap_hit(const struct ra_policy_hit *hit)
 static void rap_mmap_ra_done(struct file *file, enum ra_policy_point point,
 			     unsigned long nr_added)
 {
-	if (nr_added)
-		rap_stat_add(rap_arm_of(file), RAP_STAT_pages_read, nr_added);
+	struct rap_unit u;
+
+	if (!nr_added)
+		return;
+	u = rap_unit_of(file);
+	rap_stat_add(u.arm, RAP_STAT_pages_read, nr_added);
+	rap_bucket_add(u.bucket, RAP_BUCKET_pages_read, nr_added);
 }
 
 static const struct readahead_policy_ops rap_ops = {
@@ -203,6 +214,9 @@ static int __init rapolicy_init(void)
 	err = rap_sysfs_init();
 	if (err)
 		goto free_stats;
+	err = rap_bpf_init_module();
+	if (err)
+		goto remove_sysfs;
 	err = readahead_policy_register(&rap_ops);
 	if (err) {
 		pr_err("cannot register: another readahead policy is loaded\n");

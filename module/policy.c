@@ -363,6 +363,45 @@ bool rap_decide_window(const struct rap_settings *s, const struct rap_fault *f,
 	return replaced;
 }
 
+/**
+ * rap_window_cut - whether the kernel will refuse or cut a replaced window
+ * @win: the window a policy returned
+ * @vma_start: first file index the faulting VMA maps
+ * @vma_end: file index just past it
+ * @file_pages: pages of the file, the last one partial (0: empty)
+ * @max_size: the largest window the kernel reads, the larger of ra_pages
+ *	and two of the mapping's largest folios
+ * @max_order: the largest folio order, MAX_PAGECACHE_ORDER
+ *
+ * The rules of the hook series' filemap_ra_policy_window_ok(), which
+ * checks every replaced window: refused when it reads nothing inside the
+ * file and the VMA, else cut to both, to @max_size, its marker into it and
+ * its order to @max_order. The module applies nothing; it counts, for a
+ * policy it does not control (a BPF program), what the kernel changed.
+ */
+bool rap_window_cut(const struct ra_policy_window *win, pgoff_t vma_start,
+		    pgoff_t vma_end, pgoff_t file_pages, unsigned long max_size,
+		    unsigned int max_order)
+{
+	unsigned long size;
+	pgoff_t start, last;
+
+	if (!file_pages || !win->size || vma_end <= vma_start)
+		return true;
+	last = file_pages - 1 < vma_end - 1 ? file_pages - 1 : vma_end - 1;
+	if (win->start > last)
+		return true;
+	/* the window's last page, computed so that it cannot wrap */
+	if (win->size - 1 < last - win->start)
+		last = win->start + win->size - 1;
+	if (last < vma_start)
+		return true;
+	start = win->start > vma_start ? win->start : vma_start;
+	size = last - start + 1 < max_size ? last - start + 1 : max_size;
+	return start != win->start || size != win->size ||
+	       win->async_size > win->size || win->order > max_order;
+}
+
 /*
  * pmd_hit=on: a PMD mapping of the faulting address counts as an mmap hit
  * under the PTE path's rules (patch 2 of the descending-readers series);
@@ -386,15 +425,44 @@ static u64 rap_mix64(u64 x)
 }
 
 /*
- * A/B sample mode: whether the file (@dev, @ino) is in arm B. A pure
- * function of the file and @salt, so a file stays in one arm for its life
- * and its readahead state is never shared across arms; @permille of 1000
- * files land in arm B. The top 32 bits of the hash scale to 0..999
- * without a division.
+ * A/B buckets: the randomization unit of an experiment is a file (sample
+ * mode) or a cgroup (cgroup mode), and units fall into RAP_AB_BUCKETS
+ * buckets by a fixed hash of their identity (@ns: the device, or a tag
+ * for cgroups; @id: the inode or the cgroup's id). A unit stays in its
+ * bucket across salts, so an experiment that changes the salt from one
+ * period to the next sees every bucket in both arms (a crossover).
  */
-bool rap_sample_in_b(u64 dev, u64 ino, u64 salt, unsigned int permille)
+unsigned int rap_ab_bucket(u64 ns, u64 id)
 {
-	u64 h = rap_mix64(rap_mix64(dev ^ rap_mix64(salt)) ^ ino);
+	return rap_mix64(rap_mix64(ns) ^ id) >> (64 - RAP_AB_BUCKET_SHIFT);
+}
 
-	return ((h >> 32) * 1000) >> 32 < permille;
+/*
+ * The buckets in arm B, as a bit mask: @permille of the RAP_AB_BUCKETS
+ * buckets, rounded to the nearest bucket, drawn with @salt by the first
+ * steps of a Fisher-Yates shuffle (Knuth, TAOCP vol. 2, 3.4.2, algorithm
+ * P) driven by splitmix64. Every set of that many buckets is about as
+ * likely as any other, which is what a randomization test over the
+ * buckets assumes; a larger @permille only adds buckets.
+ */
+u64 rap_ab_mask(u64 salt, unsigned int permille)
+{
+	unsigned int k = (permille * RAP_AB_BUCKETS + 500) / 1000;
+	unsigned char order[RAP_AB_BUCKETS];
+	u64 state = salt, mask = 0;
+	unsigned int i, j;
+
+	for (i = 0; i < RAP_AB_BUCKETS; i++)
+		order[i] = i;
+	for (i = 0; i < k && i < RAP_AB_BUCKETS; i++) {
+		unsigned char t;
+
+		state += 0x9e3779b97f4a7c15ULL;
+		j = i + (((rap_mix64(state) >> 32) * (RAP_AB_BUCKETS - i)) >> 32);
+		t = order[i];
+		order[i] = order[j];
+		order[j] = t;
+		mask |= 1ULL << order[i];
+	}
+	return mask;
 }

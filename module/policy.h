@@ -27,6 +27,7 @@ enum rap_descending_seq { RAP_DESC_SEQ_OFF, RAP_DESC_SEQ_WINDOW,
 enum rap_descending_around { RAP_DESC_AROUND_OFF, RAP_DESC_AROUND_WINDOW,
 			     RAP_DESC_AROUND_STREAM };
 enum rap_streams { RAP_STREAMS_OFF, RAP_STREAMS_ON };
+enum rap_bpf { RAP_BPF_OFF, RAP_BPF_ON };
 enum rap_random_miss { RAP_RANDOM_MISS_OFF, RAP_RANDOM_MISS_FAULT };
 enum rap_vma_limit { RAP_VMA_LIMIT_NONE, RAP_VMA_LIMIT_ALWAYS,
 		     RAP_VMA_LIMIT_NEAR_END };
@@ -100,8 +101,15 @@ bool rap_descending(const struct rap_cache_view *view, pgoff_t index,
 bool rap_decide_window(const struct rap_settings *s, const struct rap_fault *f,
 		       const struct rap_cache_view *view,
 		       struct ra_policy_window *win, unsigned int *decisions);
+bool rap_window_cut(const struct ra_policy_window *win, pgoff_t vma_start,
+		    pgoff_t vma_end, pgoff_t file_pages, unsigned long max_size,
+		    unsigned int max_order);
 bool rap_decide_pmd_hit(const struct rap_settings *s, bool eligible);
-bool rap_sample_in_b(u64 dev, u64 ino, u64 salt, unsigned int permille);
+/* A/B: units hash into RAP_AB_BUCKETS buckets, the salt picks arm B's */
+#define RAP_AB_BUCKET_SHIFT	6
+#define RAP_AB_BUCKETS		64	/* 1 << RAP_AB_BUCKET_SHIFT */
+unsigned int rap_ab_bucket(u64 ns, u64 id);
+u64 rap_ab_mask(u64 salt, unsigned int permille);
 unsigned int rap_sync_order(const struct rap_settings *s,
 			    unsigned long fault_around_pages);
 

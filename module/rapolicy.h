@@ -24,8 +24,16 @@ enum rap_stat {
 	RAP_STAT_NR
 };
 
+/* Per A/B bucket: what an analysis over buckets compares (stats/buckets) */
+enum rap_bucket_stat {
+	RAP_BUCKET_sync_miss,
+	RAP_BUCKET_pages_read,
+	RAP_BUCKET_NR
+};
+
 struct rap_stats {
 	u64 count[RAP_NR_ARMS][RAP_STAT_NR];
+	u64 bucket[RAP_AB_BUCKETS][RAP_BUCKET_NR];
 };
 
 extern struct rap_stats __percpu *rap_stats;
@@ -35,7 +43,14 @@ static inline void rap_stat_add(enum rap_arm arm, enum rap_stat stat, u64 n)
 	this_cpu_add(rap_stats->count[arm][stat], n);
 }
 
+static inline void rap_bucket_add(unsigned int bucket,
+				  enum rap_bucket_stat stat, u64 n)
+{
+	this_cpu_add(rap_stats->bucket[bucket][stat], n);
+}
+
 u64 rap_stat_sum(enum rap_arm arm, enum rap_stat stat);
+u64 rap_bucket_sum(unsigned int bucket, enum rap_bucket_stat stat);
 void rap_stats_reset(void);
 int rap_stats_init(void);
 void rap_stats_exit(void);
@@ -55,6 +70,12 @@ bool rap_tracker_mmap_ra(const struct ra_policy_fault *fault,
 			 const struct rap_cache_view *view,
 			 struct ra_policy_window *win, enum rap_arm arm);
 
+/* bpf.c */
+bool rap_bpf_mmap_ra(const struct ra_policy_fault *fault,
+		     struct ra_policy_window *win, enum rap_arm arm);
+int rap_bpf_init_module(void);
+extern const struct attribute_group rap_bpf_group;
+
 /* random_table.c */
 void rap_random_init(void);
 bool rap_random_mmap_ra(const struct ra_policy_fault *fault,
@@ -63,8 +84,15 @@ bool rap_random_mmap_ra(const struct ra_policy_fault *fault,
 bool rap_random_mmap_hit(const struct ra_policy_hit *hit, bool counted,
 			 enum rap_arm arm);
 
-/* ab.c */
+/* ab.c: a fault's arm and the bucket of its randomization unit */
+struct rap_unit {
+	enum rap_arm arm;
+	unsigned int bucket;
+};
+
+struct rap_unit rap_unit_of(const struct file *file);
 enum rap_arm rap_arm_of(const struct file *file);
+char rap_ab_bucket_arm(unsigned int bucket);
 extern const struct attribute_group rap_ab_group;
 void rap_ab_exit(void);
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rapolicy: per-CPU decision counters, per A/B arm. The fault path only
+ * rapolicy: per-CPU decision counters, per A/B arm, and major faults and
+ * pages read per A/B bucket. The fault path only
  * adds to its own CPU's slots; readers sum over all CPUs.
  */
 #include <linux/cpumask.h>
@@ -29,6 +30,16 @@ u64 rap_stat_sum(enum rap_arm arm, enum rap_stat stat)
 
 	for_each_possible_cpu(cpu)
 		sum += per_cpu_ptr(rap_stats, cpu)->count[arm][stat];
+	return sum;
+}
+
+u64 rap_bucket_sum(unsigned int bucket, enum rap_bucket_stat stat)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += per_cpu_ptr(rap_stats, cpu)->bucket[bucket][stat];
 	return sum;
 }
 

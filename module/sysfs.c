@@ -14,7 +14,7 @@
  *   rapolicy/             arm A's policies, version
  *   rapolicy/ab/          arm B's policies, mode, cgroup, sample_permille, salt
  *   rapolicy/stats/       counters of both arms, reset, elapsed_ms,
- *                         settings_changed
+ *                         settings_changed, buckets
  *   rapolicy/stats/{a,b}/ counters of one arm
  */
 #include <linux/atomic.h>
@@ -231,6 +231,7 @@ static const struct attribute_group rap_top_group = {
 static const struct attribute_group *rap_arm_a_groups[] = {
 	&rap_policy_group,
 	&rap_top_group,
+	&rap_bpf_group,
 	NULL,
 };
 
@@ -307,7 +308,27 @@ static ssize_t settings_changed_show(struct kobject *kobj,
 	return sysfs_emit(buf, "%llu\n", rap_settings_changes());
 }
 
+/*
+ * One line per A/B bucket: "index arm sync_miss pages_read". A table
+ * rather than a file per value, like /proc/vmstat: an analysis needs all
+ * buckets' counts from one read, not 128 files read at different times.
+ */
+static ssize_t buckets_show(struct kobject *kobj, struct kobj_attribute *attr,
+			    char *buf)
+{
+	ssize_t len = 0;
+	unsigned int i;
+
+	for (i = 0; i < RAP_AB_BUCKETS; i++)
+		len += sysfs_emit_at(buf, len, "%u %c %llu %llu\n", i,
+				     rap_ab_bucket_arm(i),
+				     rap_bucket_sum(i, RAP_BUCKET_sync_miss),
+				     rap_bucket_sum(i, RAP_BUCKET_pages_read));
+	return len;
+}
+
 static struct kobj_attribute rap_reset_attr = __ATTR_WO(reset);
+static struct kobj_attribute rap_buckets_attr = __ATTR_RO(buckets);
 static struct kobj_attribute rap_elapsed_attr = __ATTR_RO(elapsed_ms);
 static struct kobj_attribute rap_changed_attr = __ATTR_RO(settings_changed);
 
@@ -315,6 +336,7 @@ static struct attribute *rap_stats_ctl_attrs[] = {
 	&rap_reset_attr.attr,
 	&rap_elapsed_attr.attr,
 	&rap_changed_attr.attr,
+	&rap_buckets_attr.attr,
 	NULL,
 };
 

@@ -49,6 +49,9 @@ RAP_POLICY(descending_around, 0,
 RAP_POLICY(streams, 0,
 	   "the stream tracker: several streams per file, either direction, strided",
 	   "off", "on")
+RAP_POLICY(bpf, 0,
+	   "the loaded BPF policy (struct rapolicy_ops) decides first",
+	   "off", "on")
 RAP_POLICY(random_miss, 0,
 	   "read only the faulting page while a file's read-around goes unused",
 	   "off", "fault")
@@ -68,6 +71,8 @@ RAP_STAT(vma_clamp, "windows that the VMA bound cut short")
 RAP_STAT(order_raise, "read-around windows with a raised folio order")
 RAP_STAT(pmd_hit, "PMD mappings counted as mmap hits")
 RAP_STAT(pages_read, "pages that mmap readahead added to the page cache")
+RAP_STAT(bpf, "windows replaced by the BPF policy")
+RAP_STAT(bpf_clamp, "BPF windows that the kernel's window check cut or refused")
 RAP_STAT(stream_sync, "windows the stream tracker read on a miss")
 RAP_STAT(stream_async, "windows the stream tracker read on a hit of its marker")
 RAP_STAT(stream_lookups, "readahead decisions the stream tracker took part in")

@@ -478,30 +478,67 @@ static void rap_case_all_off_is_stock(struct rap_test *t)
 	}
 }
 
+static unsigned int rap_popcount64(u64 x)
+{
+	unsigned int n = 0;
+
+	for (; x; x &= x - 1)
+		n++;
+	return n;
+}
+
 static void rap_case_sample_arm(struct rap_test *t)
 {
-	unsigned int in_b = 0, moved = 0;
-	u64 ino;
+	unsigned int in_b = 0, moved = 0, files[RAP_AB_BUCKETS] = { 0 };
+	unsigned int permille, i;
+	u64 mask = rap_ab_mask(42, 250), ino;
 
 	for (ino = 1; ino <= 10000; ino++) {
-		bool b = rap_sample_in_b(0x800010, ino, 42, 250);
+		unsigned int b = rap_ab_bucket(0x800010, ino);
 
-		/* stable: the same file always lands in the same arm */
-		RAP_EXPECT_EQ(t, b, rap_sample_in_b(0x800010, ino, 42, 250));
-		/* the edges */
-		RAP_EXPECT_FALSE(t, rap_sample_in_b(0x800010, ino, 42, 0));
-		RAP_EXPECT(t, rap_sample_in_b(0x800010, ino, 42, 1000));
-		/* a larger permille only adds files to arm B */
-		RAP_EXPECT(t, !b || rap_sample_in_b(0x800010, ino, 42, 251));
-		in_b += b;
-		moved += b != rap_sample_in_b(0x800010, ino, 43, 250);
+		/* stable: the same file always lands in the same bucket */
+		RAP_EXPECT_EQ(t, b, rap_ab_bucket(0x800010, ino));
+		RAP_EXPECT(t, b < RAP_AB_BUCKETS);
+		files[b]++;
+		in_b += mask >> b & 1;
 	}
-	/* 25% of 10000 files, within 3 standard deviations (~130) */
+	/* the edges; a larger permille only adds buckets to arm B */
+	RAP_EXPECT_EQ(t, rap_ab_mask(42, 0), 0);
+	RAP_EXPECT_EQ(t, rap_ab_mask(42, 1000), ~0ULL);
+	for (permille = 0; permille <= 1000; permille++) {
+		u64 m = rap_ab_mask(42, permille);
+
+		RAP_EXPECT_EQ(t, rap_popcount64(m),
+			      (permille * RAP_AB_BUCKETS + 500) / 1000);
+		if (permille)
+			RAP_EXPECT_EQ(t, m & rap_ab_mask(42, permille - 1),
+				      rap_ab_mask(42, permille - 1));
+	}
+	/* 10000 files spread evenly: 156 a bucket, 5 sd (63) either side */
+	for (i = 0; i < RAP_AB_BUCKETS; i++) {
+		RAP_EXPECT(t, files[i] > 93);
+		RAP_EXPECT(t, files[i] < 219);
+	}
+	/* 16 buckets of 64 in B: a quarter of the files, within 3 sd */
 	RAP_EXPECT(t, in_b > 2370);
 	RAP_EXPECT(t, in_b < 2630);
-	/* another salt draws another split: about 2 * 0.25 * 0.75 move */
-	RAP_EXPECT(t, moved > 3300);
-	RAP_EXPECT(t, moved < 4200);
+	/* another salt draws another 16 buckets: ~12 move (hypergeometric) */
+	moved = rap_popcount64(mask & ~rap_ab_mask(43, 250));
+	RAP_EXPECT(t, moved >= 6);
+	RAP_EXPECT(t, moved <= 16);
+	/* every bucket is in B for about a quarter of salts: 1000 salts */
+	for (i = 0; i < RAP_AB_BUCKETS; i++)
+		files[i] = 0;
+	for (ino = 0; ino < 1000; ino++) {
+		mask = rap_ab_mask(ino, 250);
+		for (i = 0; i < RAP_AB_BUCKETS; i++)
+			files[i] += mask >> i & 1;
+	}
+	/* binomial(1000, 0.25): 250, sd 13.7; 5 sd */
+	for (i = 0; i < RAP_AB_BUCKETS; i++) {
+		RAP_EXPECT(t, files[i] > 181);
+		RAP_EXPECT(t, files[i] < 319);
+	}
 }
 
 /* A marker hit at @index, the file's last window [@ra_start, +@ra_size) */
@@ -808,6 +845,60 @@ static void rap_case_next_size_ramp(struct rap_test *t)
 	RAP_EXPECT_EQ(t, rap_next_size(4096, 2048), 2048);
 }
 
+/* The kernel's check of replaced windows, as rap_window_cut() mirrors it */
+static void rap_case_window_cut(struct rap_test *t)
+{
+	/* a VMA mapping pages [100, 1100) of a 1000-page file */
+	const pgoff_t vs = 100, ve = 1100, pages = 1000;
+	const unsigned int mo = 9;
+	struct ra_policy_window w = { .start = 200, .size = 128,
+				      .async_size = 128, .order = 2 };
+
+	RAP_EXPECT_FALSE(t, rap_window_cut(&w, vs, ve, pages, 1024, mo));
+	/* reads nothing: refused */
+	w.size = 0;
+	RAP_EXPECT(t, rap_window_cut(&w, vs, ve, pages, 1024, mo));
+	w.size = 128;
+	RAP_EXPECT(t, rap_window_cut(&w, vs, ve, 0, 1024, mo));
+	/* past EOF, past the VMA, all below the VMA: refused */
+	w.start = pages;
+	RAP_EXPECT(t, rap_window_cut(&w, vs, ve, pages, 1024, mo));
+	w.start = ve + 1;
+	RAP_EXPECT(t, rap_window_cut(&w, vs, ve, 5000, 1024, mo));
+	w.start = 0;
+	w.size = vs;
+	RAP_EXPECT(t, rap_window_cut(&w, vs, ve, pages, 1024, mo));
+	/* overlapping the VMA's start, EOF, the size bound: cut */
+	w.size = vs + 1;
+	RAP_EXPECT(t, rap_window_cut(&w, vs, ve, pages, 1024, mo));
+	w.start = pages - 10;
+	w.size = 11;
+	w.async_size = 0;
+	RAP_EXPECT(t, rap_window_cut(&w, vs, ve, pages, 1024, mo));
+	w.size = 10;
+	RAP_EXPECT_FALSE(t, rap_window_cut(&w, vs, ve, pages, 1024, mo));
+	w.start = vs;
+	w.size = 129;
+	RAP_EXPECT(t, rap_window_cut(&w, vs, ve, pages, 128, mo));
+	/* the largest window does not wrap around */
+	w.size = ~0UL;
+	RAP_EXPECT(t, rap_window_cut(&w, vs, ve, pages, 1024, mo));
+	w.start = ~0UL;
+	RAP_EXPECT(t, rap_window_cut(&w, vs, ve, pages, 1024, mo));
+	/* a marker past the end, an order no folio has: cut */
+	w.start = vs;
+	w.size = 128;
+	w.async_size = 129;
+	RAP_EXPECT(t, rap_window_cut(&w, vs, ve, pages, 1024, mo));
+	w.async_size = 128;
+	w.order = mo + 1;
+	RAP_EXPECT(t, rap_window_cut(&w, vs, ve, pages, 1024, mo));
+	/* an empty VMA range */
+	w.order = mo;
+	RAP_EXPECT_FALSE(t, rap_window_cut(&w, vs, ve, pages, 1024, mo));
+	RAP_EXPECT(t, rap_window_cut(&w, vs, vs, pages, 1024, mo));
+}
+
 struct rap_case {
 	const char *name;
 	void (*run)(struct rap_test *t);
@@ -837,6 +928,7 @@ static const struct rap_case rap_cases[] = {
 	{ "stream_turns_around", rap_case_stream_turns_around },
 	{ "around_window_below", rap_case_around_window_below },
 	{ "next_size_ramp", rap_case_next_size_ramp },
+	{ "window_cut", rap_case_window_cut },
 };
 
 #endif /* RAPOLICY_POLICY_CASES_H */

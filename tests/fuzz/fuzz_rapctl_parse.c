@@ -18,8 +18,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 static bool verdict_ok(const char *out)
 {
-	static const char *const v[] = { "no significant difference", "B better",
-					  "A better", "trade-off", "none" };
+	static const char *const v[] = { "B better", "B worse",
+					  "no difference detected at this power",
+					  "not enough data", "invalid: settings changed",
+					  "observational" };
 	const char *p = strstr(out, "\nverdict: ");
 
 	if (!p)

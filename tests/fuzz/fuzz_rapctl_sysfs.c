@@ -13,7 +13,7 @@ static const char *const files[] = {
 	"version", "descending_thp", "pmd_hit", "sync_mmap_order", "ab/mode",
 	"ab/cgroup", "ab/salt", "ab/sample_permille", "ab/descending_around",
 	"stats/a/sync_miss", "stats/b/pages_read", "stats/elapsed_ms",
-	"stats/settings_changed",
+	"stats/settings_changed", "stats/buckets",
 };
 
 static const char *const commands[][5] = {
@@ -23,6 +23,7 @@ static const char *const commands[][5] = {
 	{ "stats", "--json" }, { "stats", "--prometheus" }, { "ab", "status" },
 	{ "ab", "sample" }, { "ab", "report" }, { "ab", "report", "--json" },
 	{ "ab", "assign", "sample", "10" }, { "ab", "set", "descending_thp=stream" },
+	{ "ab", "period" },
 };
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))

@@ -56,6 +56,21 @@ tap $? "cgroup mode: arm A (stock) takes the stock $stock misses, all counted ($
 tap $? "only arm B took descending_thp decisions"
 [ "$(counter sync_miss)" = $((miss_a + miss_b)) ]
 tap $? "stats/sync_miss is the sum of the arms"
+# buckets_within COLUMN STAT: the buckets' sum of COLUMN (3 sync_miss, 4
+# pages_read) lies between STAT of both arms read before and after them
+buckets_within() {
+	_lo=$(( $(counter "$2" a) + $(counter "$2" b) ))
+	_sum=$(awk -v c="$1" '{ s += $c } END { print s + 0 }' "$RAPOLICY_SYSFS/stats/buckets")
+	_hi=$(( $(counter "$2" a) + $(counter "$2" b) ))
+	echo "# buckets' $2 $_sum, the arms' $_lo..$_hi"
+	[ "$_lo" -le "$_sum" ] && [ "$_sum" -le "$_hi" ] && [ "$_sum" -gt 0 ]
+}
+buckets_within 3 sync_miss
+tap $? "cgroup mode: every miss counted in one bucket"
+buckets_within 4 pages_read
+tap $? "cgroup mode: every page read counted in one bucket"
+[ "$(awk '$2 == "-"' "$RAPOLICY_SYSFS/stats/buckets" | wc -l)" = 64 ]
+tap $? "cgroup mode: no bucket has an arm of its own"
 
 # Sample mode: which arm a file is in, seen from the counters.
 echo sample >"$AB/mode" && echo 300 >"$AB/sample_permille" && echo 7 >"$AB/salt"
@@ -86,6 +101,28 @@ echo 8 >"$AB/salt"
 third=$(arms_of_files)
 [ "$third" != "$first" ]
 tap $? "sample mode: another salt, another split"
+# 300 permille of 64 buckets: 19.2, rounded to 19
+[ "$(awk '$2 == "b"' "$RAPOLICY_SYSFS/stats/buckets" | wc -l)" = 19 ] &&
+	[ "$(awk '$2 == "a"' "$RAPOLICY_SYSFS/stats/buckets" | wc -l)" = 45 ]
+tap $? "sample mode: 19 of the 64 buckets in arm B at 300 permille"
+echo 1 >"$RAPOLICY_SYSFS/stats/reset"
+i=0
+while [ $i -lt 100 ]; do
+	rawalk --pattern forward --read-ahead-kb 128 "$SCRATCH/s$i" >/dev/null || break
+	i=$((i + 1))
+done
+[ $i = 100 ]
+tap $? "sample mode: walk the 100 files"
+buckets_within 3 sync_miss
+tap $? "sample mode: every miss counted in one bucket"
+b_lo=$(counter sync_miss b)
+b_sum=$(awk '$2 == "b" { s += $3 } END { print s + 0 }' "$RAPOLICY_SYSFS/stats/buckets")
+b_hi=$(counter sync_miss b)
+[ "$b_lo" -le "$b_sum" ] && [ "$b_sum" -le "$b_hi" ] && [ "$b_sum" -gt 0 ]
+tap $? "sample mode: arm B's buckets hold arm B's misses ($b_sum, arm B $b_lo..$b_hi)"
+echo 1 >"$RAPOLICY_SYSFS/stats/reset"
+[ "$(awk '$3 != 0 || $4 != 0' "$RAPOLICY_SYSFS/stats/buckets" | wc -l)" -le 2 ]
+tap $? "stats/reset zeroes the buckets (but for a fault or two since)"
 
 # Switching the mode under load loses no counts.
 echo 1 >"$RAPOLICY_SYSFS/stats/reset"
@@ -102,6 +139,23 @@ total=$(( $(counter sync_miss a) + $(counter sync_miss b) ))
 echo "# mode flipping during a walk: walker $maj major faults, $total counted, all tasks $((g1 - g0))"
 [ -n "$maj" ] && [ "$total" -ge "$maj" ] && [ "$total" -le $((g1 - g0)) ]
 tap $? "switching modes during a walk: the walker's misses counted, none twice"
+
+# cgroup mode without ab/cgroup: cgroups drawn into the buckets. A walker
+# in its own cgroup faults into one bucket (its cgroup's), in that
+# bucket's arm.
+echo >"$AB/cgroup" && echo cgroup >"$AB/mode" && echo 500 >"$AB/sample_permille"
+[ "$(awk '$2 == "b"' "$RAPOLICY_SYSFS/stats/buckets" | wc -l)" = 32 ]
+tap $? "cgroup mode without a cgroup: 32 of 64 buckets in arm B at 500 permille"
+for cg in arm_a arm_b; do
+	echo 1 >"$RAPOLICY_SYSFS/stats/reset"
+	in_cgroup $cg rawalk --advice huge --pattern reverse --read-ahead-kb $RA "$fa" >/tmp/c.out
+	maj=$(sed -n 's/^major_faults: //p' /tmp/c.out)
+	top=$(sort -k3 -n -r "$RAPOLICY_SYSFS/stats/buckets" | head -n 1)
+	arm=$(echo "$top" | cut -d' ' -f2) n=$(echo "$top" | cut -d' ' -f3)
+	[ -n "$maj" ] && [ "$n" -ge "$maj" ] && [ "$(counter sync_miss "$arm")" -ge "$maj" ]
+	tap $? "cgroups: /$cg's walker faults in one bucket ($n >= $maj), counted in its arm $arm"
+done
+echo 0 >"$AB/sample_permille" && echo /arm_b >"$AB/cgroup"
 
 # Removing the assigned cgroup is safe.
 echo cgroup >"$AB/mode"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # rapolicyctl ab against the real module (TAP): ab set and its validation,
-# ab assign cgroup/sample/off, ab status, and ab report over blocks of
-# walks: arm B = descending streams against stock, and an A/A test.
+# ab assign cgroup/sample/off, ab status, and ab report in sample mode
+# over periods of reverse walks: arm B = profile best against seed (a
+# known effect), and an A/A test.
 . "$(dirname "$0")/lib.sh"
 
 AB=$RAPOLICY_SYSFS/ab
@@ -65,68 +66,69 @@ tap $? "ab status shows the assignment and what arm B changes"
 rapolicyctl status | grep -qx "ab:      cgroup /ab_tool_canary"
 tap $? "status shows the A/B assignment"
 
-in_cgroup() {
-	_cg=$1
-	shift
-	sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$CG/$_cg" "$@"
-}
-
-# blocks N SAMPLES: N blocks, each a cold reverse walk of its own 32 MiB
-# file in each arm (MADV_NORMAL: read-around), a sample after each block
-blocks() {
-	: >"$2"
-	rapolicyctl stats reset
-	rapolicyctl ab sample >>"$2" || return 1
-	i=1
-	while [ $i -le "$1" ]; do
-		in_cgroup ab_tool_control rawalk --pattern reverse --read-ahead-kb 8192 \
-			"$SCRATCH/ab_tool-a$i" >/dev/null &&
-		in_cgroup ab_tool_canary rawalk --pattern reverse --read-ahead-kb 8192 \
-			"$SCRATCH/ab_tool-b$i" >/dev/null &&
-		rapolicyctl ab sample >>"$2" || return 1
-		i=$((i + 1))
+# periods N SAMPLES: N periods, each a cold reverse walk of every file
+# (MADV_NORMAL: read-around), 'ab period' (a new salt) between them, a
+# sample before the first and after the last
+periods() {
+	rapolicyctl stats reset && rapolicyctl ab sample >"$2" || return 1
+	p=1
+	while [ $p -le "$1" ]; do
+		[ $p = 1 ] || rapolicyctl ab period >>"$2" || return 1
+		for f in "$SCRATCH"/ab_tool-f*; do
+			rawalk --pattern reverse --read-ahead-kb 128 "$f" >/dev/null || return 1
+		done
+		p=$((p + 1))
 	done
+	rapolicyctl ab sample >>"$2"
 }
+# 32 files of 256 KiB to 2 MiB: a reverse walk of one takes 2 major
+# faults with profile best, about one per 16 pages with stock read-around
 ok=0
-for i in 1 2 3 4 5 6; do
-	rawalk --create 32M --seed $i "$SCRATCH/ab_tool-a$i" >/dev/null &&
-		rawalk --create 32M --seed $((i + 10)) "$SCRATCH/ab_tool-b$i" >/dev/null || ok=1
+for i in $(seq 1 32); do
+	rawalk --create $((256 << (i % 4)))K --seed $i "$SCRATCH/ab_tool-f$i" >/dev/null || ok=1
 done
-tap $ok "twelve 32 MiB files"
+tap $ok "32 files of 256 KiB to 2 MiB"
 
-# A/B: arm B the descending streams of profile best, arm A stock
-rapolicyctl profile --arm b best >/dev/null
-blocks 6 /tmp/ab.samples
-tap $? "six blocks of walks in /ab_tool_control (arm A) and /ab_tool_canary (arm B)"
+# A/B: arm A the seed profile, arm B best; half the buckets in B
+rapolicyctl profile seed >/dev/null && rapolicyctl profile --arm b best >/dev/null &&
+	rapolicyctl ab assign sample 500 >/dev/null
+tap $? "arm A seed, arm B best, sample 500"
+periods 6 /tmp/ab.samples
+tap $? "six periods of reverse walks, a new salt for each"
 rapolicyctl ab report --samples /tmp/ab.samples >/tmp/ab_tool.report
 tap $? "ab report --samples"
 sed 's/^/# /' /tmp/ab_tool.report
 grep -q "^verdict: B better " /tmp/ab_tool.report
-tap $? "the verdict: B better ($(grep '^verdict' /tmp/ab_tool.report))"
-miss_a=$(sed -n 's/^major faults (sync_miss)  *\([0-9]*\)  *\([0-9]*\)$/\1/p' /tmp/ab_tool.report)
-[ "$miss_a" = "$(counter sync_miss a)" ]
-tap $? "the report's arm A major faults are the module's ($miss_a)"
-grep -q "^pages read (pages_read) " /tmp/ab_tool.report && grep -q "cover [0-9.]* s since the last reset" /tmp/ab_tool.report
-tap $? "the report shows pages read and the time covered"
+tap $? "seed against best on reverse walks: $(grep '^verdict' /tmp/ab_tool.report)"
+grep -q "^mode sample; 6 periods of 6 planned; " /tmp/ab_tool.report
+tap $? "the report covers the six periods"
+miss_b=$(sed -n 's/^major faults (sync_miss)  *\([0-9]*\)  *\([0-9]*\)$/\2/p' /tmp/ab_tool.report)
+[ -n "$miss_b" ] && [ "$miss_b" -le "$(counter sync_miss b)" ]
+tap $? "the report's arm B major faults are at most the module's ($miss_b)"
 rapolicyctl ab report --samples /tmp/ab.samples --json | grep -q '"verdict": "B better"'
 tap $? "ab report --json"
 
-# A/A: both arms stock, over six other pairs of files
-rapolicyctl profile --arm b stock >/dev/null
-blocks 6 /tmp/aa.samples
+# A/A: both arms stock over the same files
+rapolicyctl profile stock >/dev/null && rapolicyctl profile --arm b stock >/dev/null
+periods 6 /tmp/aa.samples
+tap $? "A/A: six periods"
 rapolicyctl ab report --samples /tmp/aa.samples >/tmp/ab_tool.report
-grep -q "^verdict: no significant difference" /tmp/ab_tool.report
-tap $? "A/A: no significant difference"
 sed 's/^/# /' /tmp/ab_tool.report
+grep -q "^verdict: no difference detected at this power" /tmp/ab_tool.report
+tap $? "A/A: no difference detected at this power"
 
-# A change after the reset is flagged; no verdict with the mode off
-rapolicyctl ab set pmd_hit=on >/dev/null
-rapolicyctl ab report | grep -q "^warning: [0-9]* setting changes since the last reset"
-tap $? "ab report warns about a setting change since the reset"
+# A change within a period makes it invalid; one snapshot is not enough
+rapolicyctl stats reset && rapolicyctl ab sample >/tmp/chg.samples &&
+	rapolicyctl ab set pmd_hit=on >/dev/null && rapolicyctl ab sample >>/tmp/chg.samples
+rapolicyctl ab report --samples /tmp/chg.samples --periods 1 |
+	grep -q "^verdict: invalid: settings changed"
+tap $? "a setting change within a period: invalid: settings changed"
+rapolicyctl ab report | grep -q "^verdict: not enough data (1 of the 6 planned periods)"
+tap $? "one snapshot: not enough data"
 rapolicyctl ab assign off >/dev/null
-rapolicyctl ab report | grep -q "^verdict: none (the A/B mode is off"
+rapolicyctl ab report | grep -q "^verdict: not enough data (the A/B mode is off"
 tap $? "no verdict while the mode is off"
-rapolicyctl ab report --every 0.1 --blocks 2 | grep -q "^verdict: none"
+rapolicyctl ab report --every 0.1 --blocks 2 | grep -q "^verdict: not enough data"
 tap $? "ab report --every samples by itself"
 
 rapolicyctl ab assign sample 300 --salt 7 >/dev/null &&

@@ -9,7 +9,8 @@
 # cgroup that ab/cgroup names; a flipper cycles every policy file of both
 # arms through all its values and flips ab/mode, ab/sample_permille,
 # ab/salt and ab/cgroup, reads and resets the counters; a reloader
-# unloads and reloads rapolicy.ko (sometimes with module parameters); a
+# unloads and reloads rapolicy.ko (sometimes with module parameters) and,
+# on a kernel with BTF, loads and unloads each BPF policy in between; a
 # mutator truncates, punches holes in (STRESS_PUNCH, default /add/punch),
 # rewrites, unlinks and recreates the victim files while they are walked,
 # and drops the page cache; khugepaged collapses the walked files every
@@ -204,12 +205,38 @@ flipper() {
 	echo "$rounds $flips $ab $resets $reads $refused" >"$STATE/flipper"
 }
 
+# bpf_cycle: on a kernel with BPF policies (docs/BPF.md), each program of
+# $BPF_PROGS loaded and unloaded while the walkers fault and the flipper
+# flips the bpf policy of both arms; counted in $bpf_loads, $bpf_failed.
+# Then waits for the struct_ops maps, freed after an RCU grace period, to
+# put their reference on the module, so that modprobe -r can succeed.
+BPF_PROGS="descending_seq sync_mmap_order hostile"
+bpf_loads=0 bpf_failed=0
+bpf_cycle() {
+	[ -x /usr/bin/rapolicy-bpf ] && [ -d /sys/kernel/btf ] || return 0
+	for _p in $BPF_PROGS; do
+		if rapolicy-bpf load "/usr/bin/$_p.bpf.o" >/dev/null 2>>"$STATE/reloader.err" &&
+			usleep 300000 && rapolicy-bpf unload >/dev/null 2>>"$STATE/reloader.err"; then
+			bpf_loads=$((bpf_loads + 1))
+		else
+			bpf_failed=$((bpf_failed + 1))
+		fi
+	done
+	_i=0
+	while [ "$(cat /sys/module/rapolicy/refcnt)" != 0 ] && [ $_i -lt 200 ]; do
+		usleep 50000
+		_i=$((_i + 1))
+	done
+}
+
 # reloader: modprobe -r / modprobe, every other time with policies set
-# from module parameters; counted in $STATE/reloader
+# from module parameters, with the BPF programs loaded and unloaded in
+# between (bpf_cycle); counted in $STATE/reloader
 reloader() {
 	reloads=0 failed=0
 	while ! stopping; do
 		sleep 4
+		bpf_cycle
 		# Unloaded for as long as modprobe takes: the walkers fault on
 		# the stock paths meanwhile.
 		if ! modprobe -r rapolicy 2>>"$STATE/reloader.err"; then
@@ -229,7 +256,7 @@ reloader() {
 			failed=$((failed + 1))
 		fi
 	done
-	echo "$reloads $failed" >"$STATE/reloader"
+	echo "$reloads $failed $bpf_loads $bpf_failed" >"$STATE/reloader"
 }
 
 # mutator: the victim files shrink, grow, lose ranges, are rewritten,
@@ -363,9 +390,9 @@ done
 set -- 0 0 0 0 0 0
 [ -f "$STATE/flipper" ] && set -- $(cat "$STATE/flipper")
 f_rounds=$1 f_flips=$2 f_ab=$3 f_resets=$4 f_reads=$5 f_refused=$6
-set -- 0 -1
+set -- 0 -1 0 -1
 [ -f "$STATE/reloader" ] && set -- $(cat "$STATE/reloader")
-reloads=$1 reload_failed=$2
+reloads=$1 reload_failed=$2 bpf_loads=$3 bpf_failed=$4
 set -- 0 0 -1
 [ -f "$STATE/mutator" ] && set -- $(cat "$STATE/mutator")
 m_n=$1 m_drops=$2 m_errors=$3
@@ -381,8 +408,8 @@ tap $? "walkers: $runs runs, every walker succeeded, no failure but SIGBUS or a 
 [ "$f_rounds" -ge 1 ] && [ "$f_flips" -gt 0 ]
 tap $? "flipper: $f_rounds rounds, $f_flips policy flips, $f_ab A/B writes, $f_resets resets"
 [ -s "$STATE/reloader.err" ] && sed 's/^/# reloader: /' "$STATE/reloader.err"
-[ "$reload_failed" = 0 ] && [ "$reloads" -ge 1 ]
-tap $? "reloader: $reloads module reloads, $reload_failed failed"
+[ "$reload_failed" = 0 ] && [ "$reloads" -ge 1 ] && [ "$bpf_failed" = 0 ]
+tap $? "reloader: $reloads module reloads, $reload_failed failed; $bpf_loads BPF policy loads and unloads, $bpf_failed failed"
 [ -s "$STATE/mutator.err" ] && sed 's/^/# mutator: /' "$STATE/mutator.err"
 [ "$m_errors" = 0 ] && [ "$m_n" -ge 1 ]
 tap $? "mutator: $m_n truncates/punches/rewrites/recreates, $m_errors failed"

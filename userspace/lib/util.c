@@ -174,3 +174,15 @@ int write_file_flags(const char *path, const char *s, int flags)
 		return -EIO;
 	return 0;
 }
+
+void fputs_esc(const char *s, FILE *f)
+{
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch < ' ' || ch >= 0x7f || ch == '\\')
+			fprintf(f, "\\x%02x", ch);
+		else
+			fputc(ch, f);
+	}
+}

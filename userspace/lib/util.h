@@ -46,6 +46,13 @@ int write_file_str(const char *path, const char *s);
 /* The same with extra open() flags (O_TRUNC for fake sysfs trees) */
 int write_file_flags(const char *path, const char *s, int flags);
 
+/*
+ * Write s to f with every byte outside printable ASCII, and the
+ * backslash, as \xNN: a name from the command line or a file system
+ * cannot move the cursor, forge a line or break a terminal.
+ */
+void fputs_esc(const char *s, FILE *f);
+
 /* Round x up to a multiple of the power of two a. */
 static inline uint64_t round_up_pow2(uint64_t x, uint64_t a)
 {

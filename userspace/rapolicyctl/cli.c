@@ -250,7 +250,8 @@ int set_arm(struct ctx *c, const char *cmd, int arm, int argc, char **argv)
 }
 
 /* ab/cgroup: a cgroup v2 path; cgroup2 mounted at /sys/fs/cgroup */
-int check_cgroup(struct ctx *c, const char *cmd, const char *in, char *out, size_t size)
+/* The cgroup2 path of in ("" clears) into out; -1 if it is no cgroup */
+int cgroup_path(const char *in, char *out, size_t size)
 {
 	char abs[PATH_MAX], p[PATH_MAX];
 	struct stat st;
@@ -264,8 +265,13 @@ int check_cgroup(struct ctx *c, const char *cmd, const char *in, char *out, size
 	if (!*out)
 		return 0;
 	snprintf(abs, sizeof(abs), "/sys/fs/cgroup%s", out);
-	if (out[0] != '/' || rap_path(p, sizeof(p), abs) ||
-	    stat(p, &st) || !S_ISDIR(st.st_mode))
+	return out[0] != '/' || rap_path(p, sizeof(p), abs) || stat(p, &st) ||
+	       !S_ISDIR(st.st_mode) ? -1 : 0;
+}
+
+int check_cgroup(struct ctx *c, const char *cmd, const char *in, char *out, size_t size)
+{
+	if (cgroup_path(in, out, size))
 		return usage(c, cmd, "'%s' is not a cgroup (a path under /sys/fs/cgroup)",
 			     esc(in));
 	return 0;

@@ -273,22 +273,31 @@ static int load_arm(struct ctx *c, const struct rap_state *s, json_t *j,
 static int load_ab(struct ctx *c, json_t *j, struct ab_conf *ab)
 {
 	const char *mode = "off", *cg = "";
-	json_int_t permille = 0, salt = 0;
+	json_int_t permille = 0;
+	json_t *salt = NULL;
 	json_error_t e;
 
 	memset(ab, 0, sizeof(*ab));
-	if (j && json_unpack_ex(j, &e, JSON_STRICT, "{s?s, s?s, s?I, s?I}", "mode", &mode,
+	if (j && json_unpack_ex(j, &e, JSON_STRICT, "{s?s, s?s, s?I, s?o}", "mode", &mode,
 				"cgroup", &cg, "sample_permille", &permille, "salt", &salt))
 		return usage(c, "apply", "\"ab\": %s", esc(e.text));
 	while (ab->mode < 3 && strcmp(ab_modes[ab->mode], mode))
 		ab->mode++;
 	if (ab->mode == 3)
 		return usage(c, "apply", "\"ab\": unknown mode '%s'", esc(mode));
-	if (permille < 0 || permille > 1000 || salt < 0)
-		return usage(c, "apply", "\"ab\": sample_permille 0..1000, salt >= 0");
+	/* a salt above INT64_MAX is saved as a string (json_u64()) */
+	if (permille < 0 || permille > 1000 || (salt && json_get_u64(salt, &ab->salt)))
+		return usage(c, "apply", "\"ab\": sample_permille 0..1000, salt 0..2^64-1");
 	ab->permille = (unsigned int)permille;
-	ab->salt = (uint64_t)salt;
-	return check_cgroup(c, "apply", cg, ab->cgroup, sizeof(ab->cgroup));
+	/* A cgroup gone since the save must not keep the rest from applying */
+	if (cgroup_path(cg, ab->cgroup, sizeof(ab->cgroup))) {
+		errmsg(c, "warning: \"ab\": cgroup '%s' does not exist: skipped%s", esc(cg),
+		       ab->mode == AB_CGROUP ? ", the A/B mode stays off" : "");
+		ab->cgroup[0] = '\0';
+		if (ab->mode == AB_CGROUP)
+			ab->mode = AB_OFF;
+	}
+	return 0;
 }
 
 static const char usage_apply[] =
@@ -296,7 +305,8 @@ static const char usage_apply[] =
 "Set the whole state that 'rapolicyctl save' printed ('-' reads stdin):\n"
 "both arms' policies (stock where FILE names none) and the A/B assignment\n"
 "(off where FILE has none).  All of it is checked first; when a write\n"
-"fails, the earlier ones are undone.\n";
+"fails, the earlier ones are undone.  A cgroup that does not exist is\n"
+"skipped with a warning (the A/B mode stays off), the rest applied.\n";
 
 int cmd_apply(struct ctx *c, int argc, char **argv)
 {

@@ -68,13 +68,10 @@ static int interval(struct ctx *c, double secs, long count, bool json)
 		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL) == EINTR)
 			;
 		ret = rap_load_counters(&cur, bad, sizeof(bad));
-		for (int a = 0; !ret && a < NR_ARMS; a++)
-			for (int i = 0; i < NR_ST; i++)
-				d.c[a][i] = cur.c[a][i] - prev.c[a][i];
-		d.elapsed_ms = cur.elapsed_ms - prev.elapsed_ms;
-		d.settings_changed = cur.settings_changed - prev.settings_changed;
-		if (!ret)
+		if (!ret) {
+			counters_delta(&prev, &cur, &d);
 			interval_row(c, &d, json);
+		}
 		fflush(c->out);
 		prev = cur;
 	}

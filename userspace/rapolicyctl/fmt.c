@@ -5,8 +5,10 @@
  */
 #include <jansson.h>
 #include <string.h>
+#include <time.h>
 
 #include "rapctl.h"
+#include "util.h"
 
 #define ESC_MAX 48
 
@@ -67,6 +69,9 @@ void print_prometheus(FILE *f, const struct rap_state *s, bool up)
 	prom_head(f, "rapolicy_up", "gauge",
 		  "Whether rapolicy.ko is loaded (1) or not (0).");
 	fprintf(f, "rapolicy_up %d\n", up);
+	prom_head(f, "rapolicy_exporter_timestamp_seconds", "gauge",
+		  "When rapolicyctl wrote these metrics, in seconds since the epoch.");
+	fprintf(f, "rapolicy_exporter_timestamp_seconds %lld\n", (long long)time(NULL));
 	if (!up)
 		return;
 	prom_head(f, "rapolicy_info", "gauge", "The module's version.");
@@ -78,6 +83,15 @@ void print_prometheus(FILE *f, const struct rap_state *s, bool up)
 	for (int m = 0; m < 3; m++)
 		fprintf(f, "rapolicy_ab_mode{mode=\"%s\"} %d\n", ab_modes[m],
 			m == s->ab.mode);
+	prom_head(f, "rapolicy_ab_buckets", "gauge",
+		  "A/B buckets per arm in sample mode, 0 in the other modes.");
+	for (int arm = 0; arm < NR_ARMS; arm++) {
+		int nb = 0;
+
+		for (int i = 0; i < ABT_BUCKETS && s->ab.mode == AB_SAMPLE; i++)
+			nb += s->st.bucket_arm[i] == 'a' + arm;
+		fprintf(f, "rapolicy_ab_buckets{arm=\"%c\"} %d\n", 'a' + arm, nb);
+	}
 	prom_head(f, "rapolicy_ab_sample_permille", "gauge",
 		  "Share of files in arm B in sample mode, per mille.");
 	fprintf(f, "rapolicy_ab_sample_permille %u\n", s->ab.permille);
@@ -128,26 +142,37 @@ void *json_ab(const struct ab_conf *ab)
 	/* a cgroup name need not be UTF-8; JSON must */
 	json_t *cg = json_string(ab->cgroup);
 
-	return json_pack("{s:s, s:o, s:i, s:I}", "mode", ab_modes[ab->mode],
+	return json_pack("{s:s, s:o, s:i, s:o}", "mode", ab_modes[ab->mode],
 			 "cgroup", cg ? cg : json_string(esc(ab->cgroup)),
-			 "sample_permille", (int)ab->permille, "salt", (json_int_t)ab->salt);
+			 "sample_permille", (int)ab->permille, "salt", json_u64(ab->salt));
 }
 
 void *json_counters(const struct counters *st)
 {
-	json_t *o = json_pack("{s:I, s:I}", "elapsed_ms", (json_int_t)st->elapsed_ms,
-			      "settings_changed", (json_int_t)st->settings_changed);
+	json_t *o = json_pack("{s:o, s:o}", "elapsed_ms", json_u64(st->elapsed_ms),
+			      "settings_changed", json_u64(st->settings_changed));
 
 	for (int arm = 0; arm < NR_ARMS; arm++) {
 		json_t *a = json_object();
 		char key[2] = { (char)('a' + arm), 0 };
 
 		for (int i = 0; i < NR_ST; i++)
-			json_object_set_new(a, st_names[i],
-					    json_integer((json_int_t)st->c[arm][i]));
+			json_object_set_new(a, st_names[i], json_u64(st->c[arm][i]));
 		json_object_set_new(o, key, a);
 	}
 	return o;
+}
+
+/* stats/buckets: [arm, sync_miss, pages_read] per bucket */
+void *json_buckets(const struct counters *st)
+{
+	json_t *bk = json_array();
+
+	for (int i = 0; i < ABT_BUCKETS; i++)
+		json_array_append_new(bk, json_pack("[s#, o, o]", &st->bucket_arm[i], 1,
+						    json_u64(st->bucket[i][BK_MISS]),
+						    json_u64(st->bucket[i][BK_PAGES])));
+	return bk;
 }
 
 void *json_state(const struct rap_state *s)
@@ -159,7 +184,10 @@ void *json_state(const struct rap_state *s)
 
 const char *ab_line(const struct ab_conf *ab, char *buf, size_t size)
 {
-	if (ab->mode == AB_CGROUP)
+	if (ab->mode == AB_CGROUP && !*ab->cgroup)
+		snprintf(buf, size, "cgroups %u permille, salt %llu", ab->permille,
+			 (unsigned long long)ab->salt);
+	else if (ab->mode == AB_CGROUP)
 		snprintf(buf, size, "cgroup %s", esc(ab->cgroup));
 	else if (ab->mode == AB_SAMPLE)
 		snprintf(buf, size, "sample %u permille, salt %llu", ab->permille,
@@ -169,27 +197,24 @@ const char *ab_line(const struct ab_conf *ab, char *buf, size_t size)
 	return buf;
 }
 
-static json_t *json_est(const struct est *e)
+/* jansson's integers are signed: a u64 above INT64_MAX goes as a string */
+void *json_u64(uint64_t v)
 {
-	return json_pack("{s:f, s:f, s:f, s:I, s:I}", "rate", e->rate, "lo", e->lo,
-			 "hi", e->hi, "count", (json_int_t)e->num,
-			 "faults", (json_int_t)e->den);
+	char buf[24];
+
+	if (v <= INT64_MAX)
+		return json_integer((json_int_t)v);
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
+	return json_string(buf);
 }
 
-void *json_report(const struct ab_result *r)
+int json_get_u64(const void *j, uint64_t *v)
 {
-	json_t *o = json_pack("{s:I, s:s, s:s, s:f, s:f}", "blocks", (json_int_t)r->blocks,
-			      "verdict", r->verdict, "why", r->why,
-			      "fault_p", r->fault_p, "io_p", r->io_p);
-
-	for (int arm = 0; arm < NR_ARMS; arm++) {
-		char key[2] = { (char)('a' + arm), 0 };
-
-		json_object_set_new(o, key, json_pack("{s:o, s:o}",
-			"major_faults_per_fault", json_est(&r->fault[arm]),
-			"pages_read_per_fault", json_est(&r->io[arm])));
+	if (json_is_integer((const json_t *)j) && json_integer_value(j) >= 0) {
+		*v = (uint64_t)json_integer_value(j);
+		return 0;
 	}
-	return o;
+	return json_is_string((const json_t *)j) ? parse_u64(json_string_value(j), v) : -1;
 }
 
 void json_out(FILE *f, void *j, bool compact)

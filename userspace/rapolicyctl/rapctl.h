@@ -5,7 +5,7 @@
  * Layers, each using only those above it (no cycles):
  *   sysfs.c    the one I/O seam (a root directory), the module's state as
  *              read from its files, planned and rolled-back writes
- *   abstat.c   the A/B statistics (pure arithmetic)
+ *   ../abtest  the A/B analysis (a library of its own, pure arithmetic)
  *   fmt.c      output: escaping, text tables, JSON, Prometheus
  *   cli.c      messages and option parsing
  *   cmd_*.c    one function per subcommand; main.c dispatches
@@ -19,6 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+
+#include "abtest.h"
 
 #define RC_OK		0
 #define RC_ERR		1	/* runtime error, drift, module missing */
@@ -67,10 +69,14 @@ struct ab_conf {
 	uint64_t salt;
 };
 
+/* stats/buckets: per A/B bucket its arm ('a', 'b', '-') and two counts */
+enum { BK_MISS, BK_PAGES, NR_BK };
 struct counters {
 	uint64_t c[NR_ARMS][NR_ST];
 	uint64_t elapsed_ms;
 	uint64_t settings_changed;
+	uint64_t bucket[ABT_BUCKETS][NR_BK];
+	char bucket_arm[ABT_BUCKETS];
 };
 
 /*
@@ -100,6 +106,14 @@ int rap_hooks(void);	/* 1: the kernel has the hooks, 0: not, -1: unknown */
 /* 0 or -errno with the file in bad (-EPROTO: not this tool's format) */
 int rap_load(struct rap_state *s, char *bad, size_t badlen);
 int rap_load_counters(struct counters *st, char *bad, size_t badlen);
+/*
+ * What a counter added from prev to cur; one that went down was reset
+ * (stats/reset, a module reload) and counts from 0, as Prometheus'
+ * rate() takes it: never a wrap to 2^64
+ */
+uint64_t counter_delta(uint64_t prev, uint64_t cur);
+void counters_delta(const struct counters *prev, const struct counters *cur,
+		    struct counters *d);
 int pol_find(const char *name);	/* -1: no such policy */
 /* A value of the table (orders up to the module's largest) */
 bool pol_valid(const struct rap_state *s, int p, const char *val);
@@ -135,36 +149,6 @@ const struct profile *profile_find(const char *name);
 void profile_values(const struct profile *pr, struct arm_set *out);
 unsigned int arm_diff(const struct arm_set *a, const struct arm_set *b);
 
-/* abstat.c: ratio estimates over blocks (time intervals or files) */
-struct block {
-	uint64_t c[NR_ARMS][NR_ST];
-};
-struct est {
-	double rate, lo, hi, se;	/* sum(num) / sum(den), 95% interval */
-	uint64_t num, den;
-};
-struct ab_result {
-	size_t blocks;		/* blocks in which both arms had faults */
-	struct est fault[NR_ARMS];	/* sync_miss per mmap fault */
-	struct est io[NR_ARMS];		/* pages_read per mmap fault */
-	double fault_p, io_p;	/* two-sided p-values of B - A */
-	const char *verdict;
-	char why[160];
-};
-#define AB_MIN_BLOCKS	5
-#define AB_MIN_FAULTS	100
-/*
- * More pages per fault than this fraction counts as a higher I/O cost.
- * mmap faults are the denominator, and an arm that maps larger folios
- * takes fewer faults for the same accesses, so its pages per fault rise
- * with no extra I/O: 17% was seen for one walk read identically by both
- * arms. The margin keeps that from reading as a trade-off.
- */
-#define AB_IO_MARGIN	0.50
-void ab_analyse(const struct block *b, size_t n, struct ab_result *r);
-double t_quantile(unsigned int df);
-double t_pvalue(double t, unsigned int df);
-
 /* fmt.c; esc(): s escaped and capped for messages */
 const char *esc(const char *s);
 void print_prometheus(FILE *f, const struct rap_state *s, bool up);
@@ -174,10 +158,13 @@ void *json_arm(const struct rap_state *s, int arm);
 void *json_unavailable(const struct rap_state *s);
 void *json_ab(const struct ab_conf *ab);
 void *json_counters(const struct counters *st);
+void *json_buckets(const struct counters *st);
 void *json_state(const struct rap_state *s);
-/* "off", "cgroup PATH", "sample N permille, salt S" */
+/* "off", "cgroup PATH", "sample|cgroups N permille, salt S" */
 const char *ab_line(const struct ab_conf *ab, char *buf, size_t size);
-void *json_report(const struct ab_result *r);
+/* u64 as a JSON integer, above INT64_MAX as a decimal string; and back */
+void *json_u64(uint64_t v);
+int json_get_u64(const void *j, uint64_t *v);
 void json_out(FILE *f, void *j, bool compact);
 
 /* cli.c */
@@ -203,6 +190,7 @@ const struct profile *profile_match(const struct arm_set *a, unsigned int *diff)
 
 /* cli.c: set and ab set, A/B assignment writes */
 int set_arm(struct ctx *c, const char *cmd, int arm, int argc, char **argv);
+int cgroup_path(const char *in, char *out, size_t size);
 int check_cgroup(struct ctx *c, const char *cmd, const char *in, char *out,
 		 size_t size);
 size_t plan_ab(struct write *w, const struct ab_conf *from, const struct ab_conf *to);

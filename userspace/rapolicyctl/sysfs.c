@@ -225,6 +225,54 @@ static int load_ab(struct ab_conf *ab, char *bad, size_t badlen)
 	return read_u64("ab/salt", &ab->salt);
 }
 
+/* stats/buckets: "INDEX ARM SYNC_MISS PAGES_READ", one line per bucket */
+static int load_buckets(struct counters *st)
+{
+	char p[PATH_MAX], *text, *save = NULL, *line;
+	unsigned int i = 0;
+	int ret = 0;
+
+	if (mod_path(p, sizeof(p), "stats/buckets"))
+		return -ENAMETOOLONG;
+	text = read_file(p, NULL);
+	if (!text)
+		return -errno;
+	for (line = strtok_r(text, "\n", &save); line && !ret;
+	     line = strtok_r(NULL, "\n", &save), i++) {
+		char idx[24], arm[4], miss[24], pages[24], extra;
+		uint64_t v;
+
+		if (i >= ABT_BUCKETS ||
+		    sscanf(line, "%23s %3s %23s %23s %c", idx, arm, miss, pages, &extra) != 4 ||
+		    parse_u64(idx, &v) || v != i || strlen(arm) != 1 || !strchr("ab-", arm[0]) ||
+		    parse_u64(miss, &st->bucket[i][BK_MISS]) ||
+		    parse_u64(pages, &st->bucket[i][BK_PAGES]))
+			ret = -EPROTO;
+		st->bucket_arm[i < ABT_BUCKETS ? i : 0] = arm[0];
+	}
+	free(text);
+	return ret ? ret : i == ABT_BUCKETS ? 0 : -EPROTO;
+}
+
+uint64_t counter_delta(uint64_t prev, uint64_t cur)
+{
+	return cur >= prev ? cur - prev : cur;
+}
+
+void counters_delta(const struct counters *prev, const struct counters *cur,
+		    struct counters *d)
+{
+	*d = *cur;
+	for (int a = 0; a < NR_ARMS; a++)
+		for (int i = 0; i < NR_ST; i++)
+			d->c[a][i] = counter_delta(prev->c[a][i], cur->c[a][i]);
+	for (int i = 0; i < ABT_BUCKETS; i++)
+		for (int k = 0; k < NR_BK; k++)
+			d->bucket[i][k] = counter_delta(prev->bucket[i][k], cur->bucket[i][k]);
+	d->elapsed_ms = counter_delta(prev->elapsed_ms, cur->elapsed_ms);
+	d->settings_changed = counter_delta(prev->settings_changed, cur->settings_changed);
+}
+
 int rap_load_counters(struct counters *st, char *bad, size_t badlen)
 {
 	for (int arm = 0; arm < NR_ARMS; arm++) {
@@ -244,7 +292,11 @@ int rap_load_counters(struct counters *st, char *bad, size_t badlen)
 	if (ret)
 		return ret;
 	snprintf(bad, badlen, "stats/settings_changed");
-	return read_u64(bad, &st->settings_changed);
+	ret = read_u64(bad, &st->settings_changed);
+	if (ret)
+		return ret;
+	snprintf(bad, badlen, "stats/buckets");
+	return load_buckets(st);
 }
 
 int rap_load(struct rap_state *s, char *bad, size_t badlen)

@@ -53,7 +53,9 @@ int main(int argc, char **argv)
 
 	ret = rawalk_parse_args(argc, argv, &o, err, sizeof(err));
 	if (ret) {
-		fprintf(stderr, "rawalk: %s\n", err);
+		fputs("rawalk: ", stderr);
+		fputs_esc(err, stderr);
+		fputc('\n', stderr);
 		return ret;
 	}
 	switch (o.action) {

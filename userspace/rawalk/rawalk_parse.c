@@ -979,7 +979,11 @@ void report_print(FILE *f, const struct report *r, bool json)
 	json_object_foreach(o, k, v) {
 		if (!strcmp(k, "folio_orders"))
 			fprintf(f, "%s: %s\n", k, format_folio_orders(&r->folio_orders, buf, sizeof(buf)));
-		else if (json_is_string(v))
+		else if (!strcmp(k, "file")) {
+			fputs("file: ", f);
+			fputs_esc(r->file ? r->file : "", f);
+			fputc('\n', f);
+		} else if (json_is_string(v))
 			fprintf(f, "%s: %s\n", k, json_string_value(v));
 		else if (json_is_real(v))
 			fprintf(f, "%s: %.3f\n", k, json_real_value(v));

@@ -55,15 +55,18 @@
 
 static void err_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Messages name files and options as given: escaped (fputs_esc()) */
 static void err_msg(const char *fmt, ...)
 {
+	char buf[1024];
 	va_list ap;
 
 	fflush(stdout);
-	fputs("rawalk: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
+	fputs("rawalk: ", stderr);
+	fputs_esc(buf, stderr);
 	fputc('\n', stderr);
 }
 
@@ -1224,8 +1227,9 @@ int rawalk_create(const struct rawalk_opts *o)
 				err_msg("--create: use --force to write %s again", o->file);
 				return RAWALK_ERR;
 			}
-			printf("kept %s: %" PRIu64 " bytes, no holes\n", o->file,
-			       o->create_size);
+			fputs("kept ", stdout);
+			fputs_esc(o->file, stdout);
+			printf(": %" PRIu64 " bytes, no holes\n", o->create_size);
 			return RAWALK_OK;
 		}
 		if (!o->force) {
@@ -1275,7 +1279,9 @@ int rawalk_create(const struct rawalk_opts *o)
 	free(buf);
 	if (check_no_holes(o->file, false))
 		return RAWALK_ERR;
-	printf("created %s: %" PRIu64 " bytes, no holes\n", o->file, o->create_size);
+	fputs("created ", stdout);
+	fputs_esc(o->file, stdout);
+	printf(": %" PRIu64 " bytes, no holes\n", o->create_size);
 	return RAWALK_OK;
 fail:
 	err_msg("--create: writing %s: %s", o->file, strerror(errno));

@@ -44,6 +44,17 @@ static int put(const char *dir, const char *rel, const char *text)
 	return fclose(f) ? -errno : 0;
 }
 
+/* stats/buckets at zero, every bucket in arm a */
+static int put_buckets(const char *dir)
+{
+	char buf[64 * 16] = "";
+	size_t o = 0;
+
+	for (int i = 0; i < 64; i++)
+		o += (size_t)snprintf(buf + o, sizeof(buf) - o, "%d a 0 0\n", i);
+	return put(dir, "sys/kernel/mm/rapolicy/stats/buckets", buf);
+}
+
 static int mk(const char *dir, const char *rel)
 {
 	char p[PATH_MAX];
@@ -149,6 +160,7 @@ int fake_tree_create(const char *dir, const char *version, const char *lacking)
 		      put(dir, "sys/kernel/mm/rapolicy/stats/reset", "") ?:
 		      put(dir, "sys/kernel/mm/rapolicy/stats/elapsed_ms", "0\n") ?:
 		      put(dir, "sys/kernel/mm/rapolicy/stats/settings_changed", "0\n") ?:
+		      put_buckets(dir) ?:
 		      put(dir, "proc/kallsyms",
 			  "0000000000000000 T " "readahead_policy_register\n");
 	return ret;
@@ -203,7 +215,8 @@ int fake_tree_settle(const char *dir)
 		}
 		ret = ret ?: put(dir, "sys/kernel/mm/rapolicy/stats/reset", "") ?:
 		      put(dir, "sys/kernel/mm/rapolicy/stats/elapsed_ms", "0\n") ?:
-		      put(dir, "sys/kernel/mm/rapolicy/stats/settings_changed", "0\n");
+		      put(dir, "sys/kernel/mm/rapolicy/stats/settings_changed", "0\n") ?:
+		      put_buckets(dir);
 	}
 	return ret;
 }

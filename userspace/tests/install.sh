@@ -24,8 +24,14 @@ grep -qx "ExecStart=/usr/sbin/rapolicyctl apply /etc/rapolicy.conf" "$unit" &&
 	grep -qx "ExecStartPre=/sbin/modprobe rapolicy" "$unit" &&
 	grep -qx "ExecCondition=/bin/grep -qw readahead_policy_register /proc/kallsyms" "$unit" &&
 	grep -qx "ConditionPathExists=/etc/rapolicy.conf" "$unit" &&
-	grep -qx "WantedBy=multi-user.target" "$unit"
+	grep -qx "WantedBy=sysinit.target" "$unit"
 tap $? "the unit loads the module, then applies /etc/rapolicy.conf with the installed tool, on a kernel with the hooks only"
+grep -qx "DefaultDependencies=no" "$unit" && grep -qx "Before=sysinit.target shutdown.target" "$unit" &&
+	grep -qx "After=systemd-modules-load.service local-fs.target" "$unit"
+tap $? "the unit runs before sysinit.target, so before the services it governs"
+awk '/^ExecStart=/ { a = NR } /^ExecStartPost=/ { p = NR } END { exit !(a && p > a) }' "$unit" &&
+	grep -qx "ExecStartPost=/usr/sbin/rapolicyctl stats reset" "$unit"
+tap $? "after apply the counters start from zero: boot is no settings change"
 "$fake" create "$T/root"
 "$D/usr/sbin/rapolicyctl" --root "$T/root" apply "$D/etc/rapolicy.conf" >/dev/null &&
 	"$fake" settle "$T/root" &&

@@ -34,12 +34,25 @@ grep -q '^rapolicy_policy{arm="b",policy="descending_around",value="off"} 1$' $T
 tap $? "arm B's policies are exported"
 grep -qx "rapolicy_up 1" $T/m
 tap $? "rapolicy_up 1 with the module"
+ts=$(sed -n 's/^rapolicy_exporter_timestamp_seconds //p' $T/m)
+[ -n "$ts" ] && [ $(( $(date +%s) - ts )) -ge 0 ] && [ $(( $(date +%s) - ts )) -le 60 ]
+tap $? "rapolicy_exporter_timestamp_seconds is the time of the export ($ts)"
+grep -qx 'rapolicy_ab_buckets{arm="a"} 0' $T/m && grep -qx 'rapolicy_ab_buckets{arm="b"} 0' $T/m
+tap $? "rapolicy_ab_buckets per arm, 0 outside sample mode"
+rc ab assign sample 500 >/dev/null && "$fake" settle "$R"
+for i in $(seq 0 63); do echo "$i $( [ $((i % 3)) = 0 ] && echo b || echo a) 0 0"; done \
+	>"$R/sys/kernel/mm/rapolicy/stats/buckets"
+rc stats --prometheus >$T/m2
+grep -qx 'rapolicy_ab_buckets{arm="a"} 42' $T/m2 && grep -qx 'rapolicy_ab_buckets{arm="b"} 22' $T/m2
+tap $? "in sample mode rapolicy_ab_buckets counts the buckets of each arm"
+rc ab assign off >/dev/null && "$fake" settle "$R"
 
 mv "$R/sys/kernel/mm/rapolicy" "$T/gone"
 rc stats --prometheus >$T/m
 tap $? "without the module: exit 0"
-[ "$(grep -v '^#' $T/m)" = "rapolicy_up 0" ] && promtool check metrics <$T/m
-tap $? "without the module: rapolicy_up 0 only, promtool clean"
+[ "$(grep -v '^#' $T/m | grep -v '^rapolicy_exporter_timestamp_seconds [0-9]*$')" = "rapolicy_up 0" ] &&
+	promtool check metrics <$T/m
+tap $? "without the module: rapolicy_up 0 and the timestamp only, promtool clean"
 mv "$T/gone" "$R/sys/kernel/mm/rapolicy"
 
 # The textfile recipe of rapolicyctl(8), verbatim
@@ -60,9 +73,33 @@ printf '#!/bin/sh\necho partial\nexit 1\n' >$T/path/rapolicyctl
 [ "$(ls $D)" = rapolicy.prom ] && grep -qx "rapolicy_up 1" $D/rapolicy.prom
 tap $? "a failing run leaves the old file and no temporary file"
 
+# The verdict's threshold, numerically: the two-sided p of Student's t at
+# the threshold, on (minimum hosts - 1) degrees of freedom, is 0.05 as
+# the comment says. P(|T| < t) on v degrees of freedom is the integral of
+# cos^(v-1) from 0 to atan(t / sqrt(v)) over that from 0 to pi/2.
+rules=$top/docs/prometheus/rapolicy.rules.yml
+thr=$(grep -o 't < -[0-9.]*' "$rules" | sort -u)
+hosts=$(grep -o 'rapolicy:ab_hosts:count >= [0-9]*' "$rules" | sort -u)
+[ "$(echo "$thr" | wc -l)" = 1 ] && [ "$(echo "$hosts" | wc -l)" = 1 ] &&
+	grep -q "t > ${thr#t < -})" "$rules" && grep -q "${thr#t < -} \* stddev" "$rules"
+tap $? "one t threshold (${thr#t < -}) and one host minimum (${hosts##* }) in every rule"
+p=$(awk -v t="${thr#t < -}" -v v="$(( ${hosts##* } - 1 ))" 'function f(x) { return cos(x) ^ (v - 1) }
+	function simpson(a, b,   h, s, i) { h = (b - a) / 2000; s = f(a) + f(b)
+		for (i = 1; i < 2000; i++) s += (i % 2 ? 4 : 2) * f(a + i * h); return s * h / 3 }
+	BEGIN { printf "%.5f", 1 - simpson(0, atan2(t, sqrt(v))) / simpson(0, atan2(1, 0)) }')
+awk -v p="$p" 'BEGIN { exit !(p > 0.0495 && p < 0.0505) }' &&
+	grep -q "two-sided p = 0.05 at ${hosts##* } hosts" "$rules"
+tap $? "t > ${thr#t < -} on $(( ${hosts##* } - 1 )) degrees of freedom is two-sided p = $p, as the comment says"
+awk -v p="$(awk -v t=3 -v v=4 'function f(x) { return cos(x) ^ (v - 1) }
+	function simpson(a, b,   h, s, i) { h = (b - a) / 2000; s = f(a) + f(b)
+		for (i = 1; i < 2000; i++) s += (i % 2 ? 4 : 2) * f(a + i * h); return s * h / 3 }
+	BEGIN { printf "%.5f", 1 - simpson(0, atan2(t, sqrt(v))) / simpson(0, atan2(1, 0)) }')" \
+	'BEGIN { exit !(p > 0.039 && p < 0.041) }'
+tap $? "the same integral gives the old rule's |t| > 3 at 5 hosts p = 0.040, not < 0.01"
+
 cd "$top/docs/prometheus" && promtool check rules rapolicy.rules.yml >/dev/null
 tap $? "promtool check rules docs/prometheus/rapolicy.rules.yml"
 promtool test rules rapolicy.rules.test.yml >$T/out 2>&1
-tap $? "promtool test rules: fleet rates, verdict, A/A, alerts"
+tap $? "promtool test rules: verdict, idle and cgroup-mode hosts, threshold, guardrail, A/A, staleness"
 echo "1..$n"
 exit $((fails > 0))

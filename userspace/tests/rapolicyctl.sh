@@ -37,7 +37,7 @@ tap $? "get --json"
 
 # Profiles are absolute
 rc profile seed >/dev/null && rc profile best >/dev/null
-[ "$(rc get | tr '\n' ' ')" = "descending_thp=stream pmd_hit=off descending_seq=stream vma_limit=none sync_mmap_order=off descending_around=stream streams=on random_miss=fault " ]
+[ "$(rc get | tr '\n' ' ')" = "descending_thp=stream pmd_hit=off descending_seq=stream vma_limit=none sync_mmap_order=off descending_around=stream streams=on bpf=off random_miss=fault " ]
 tap $? "profile seed then best: every policy as best says"
 rc status | grep -qx "profile: best"
 tap $? "status names best on an exact match"
@@ -125,6 +125,24 @@ echo '{"a": {}}' >$T/stock.json
 rc apply $T/stock.json >/dev/null && rc profile verify stock >/dev/null &&
 	grep -qx "\[off\] cgroup sample" $M/ab/mode
 tap $? "apply: what the file does not name goes to stock, A/B off"
+echo '{"a": {"pmd_hit": "on"}, "ab": {"mode": "cgroup", "cgroup": "/gone"}}' >$T/gone.json
+rc apply $T/gone.json >$T/out 2>$T/err; r=$?
+[ $r = 0 ] && grep -q " \[on\]" $M/pmd_hit && grep -qx "\[off\] cgroup sample" $M/ab/mode &&
+	[ "$(cat $T/err)" = "rapolicyctl: warning: \"ab\": cgroup '/gone' does not exist: skipped, the A/B mode stays off" ]
+tap $? "apply with a cgroup that is gone: a warning, the rest applied ($r: $(cat $T/err))"
+rc apply $T/stock.json >/dev/null
+# A cgroup whose name is not UTF-8: save escapes it, apply skips it
+bad=$(printf 'b\377d')
+mkdir -p "$R/sys/fs/cgroup/$bad"
+rc ab assign cgroup "/$bad" >/dev/null && rc ab set pmd_hit=on >/dev/null && rc save >$T/bad8.json
+r1=$?
+rc ab assign off >/dev/null && rc ab set pmd_hit=off >/dev/null
+rc apply $T/bad8.json >/dev/null 2>$T/err; r2=$?
+python3 -m json.tool $T/bad8.json >/dev/null
+r3=$?
+[ $r1 = 0 ] && [ $r2 = 0 ] && [ $r3 = 0 ] && grep -q " \[on\]" $M/ab/pmd_hit && grep -q "warning" $T/err
+tap $? "a cgroup name that is not UTF-8: saved as valid JSON, skipped by apply, the rest applied ($r1 $r2 $r3)"
+rc apply $T/stock.json >/dev/null
 
 # stats
 echo 5 >$M/stats/a/sync_miss; echo 7 >$M/stats/b/pages_read
@@ -143,56 +161,111 @@ tap $? "stats --interval --json: one line per interval"
 rc stats --interval 0.05 --counters sync_miss,bogus 2>/dev/null; [ $? = 2 ]
 tap $? "stats --counters with an unknown counter: exit 2"
 
-# ab report over sample files
-sample() { # mode a_faults a_miss b_faults b_miss changed
-	printf '{"elapsed_ms": 1000, "settings_changed": %d, "mode": "%s", "a": {' "$6" "$1"
-	sep=
-	for s in $(bash "$top/tests/table.sh" | awk '$1 == "stat" { print $2 }'); do
-		case $s in
-		sync_miss) va=$3 vb=$5 ;; mmap_hit) va=$(($2 - $3)) vb=$(($4 - $5)) ;;
-		pages_read) va=$(($3 * 8)) vb=$(($5 * 8)) ;; *) va=0 vb=0 ;;
-		esac
-		printf '%s"%s": %d' "$sep" "$s" "$va"; sep=", "
-		eval "b_$s=$vb"
-	done
-	printf '}, "b": {'; sep=
-	for s in $(bash "$top/tests/table.sh" | awk '$1 == "stat" { print $2 }'); do
-		printf '%s"%s": %d' "$sep" "$s" "$(eval echo \$b_$s)"; sep=", "
-	done
-	printf '}}\n'
+# ab report over periods: the fake module's buckets, written per period.
+# Bucket b in period p: 50 (b % 9 + 1) (1 + p % 3) major faults, times a
+# fixed wobble of -20%..+20%, times THETA/100 in arm B; 8 pages per fault.
+# ARMS_SHIFT moves the pattern of arm B's buckets from period to period.
+buckets() { # PERIOD THETA ZERO
+	local b y arm
+	for b in $(seq 0 63); do
+		arm=a; [ $((((b * 7 + $1 * 13) / 5 + b * $1) % 2)) = 1 ] && arm=b
+		y=$((50 * (b % 9 + 1) * (1 + $1 % 3) * (80 + (b * 37 + $1 * 11) % 41) / 100))
+		[ $arm = b ] && y=$((y * $2 / 100))
+		[ "$3" = 0 ] && y=0
+		echo "$b $arm $y $((y * 8))"
+	done >$M/stats/buckets
 }
-top=$(cd "$(dirname "$0")/../.." && pwd)
-# A/A over 20 files, rates varying from file to file but the same per arm
-fa=0 ma=0 fb=0 mb=0
-: >$T/aa
-sample sample 0 0 0 0 0 >>$T/aa
-for i in $(seq 1 20); do
-	f=$((200 + i * 37 % 300)) p=$((i * 13 % 10))
-	fa=$((fa + f)) ma=$((ma + f * p / 10))
-	fb=$((fb + f + i)) mb=$((mb + (f + i) * ((p + i % 3) % 10) / 10))
-	sample sample $fa $ma $fb $mb 0 >>$T/aa
-done
+periods() { # N THETA: N periods, a sample at each end, a new salt between
+	local p
+	for p in $(seq 1 "$1"); do
+		echo $((p * 1000)) >$M/ab/salt
+		buckets $p "$2" 0
+		"$bin/rapolicyctl" --root "$R" ab sample
+		buckets $p "$2" 1
+		"$bin/rapolicyctl" --root "$R" ab sample
+	done
+}
+rc ab assign sample 500 >/dev/null && rc stats reset
+periods 6 100 >$T/aa
+[ "$(wc -l <$T/aa)" = 12 ]
+tap $? "twelve samples for six periods"
 rc ab report --samples $T/aa >$T/out
-grep -q "^verdict: no significant difference" $T/out
-tap $? "A/A over 20 files: no significant difference"
+grep -q "^verdict: no difference detected at this power (major faults" $T/out &&
+	grep -q "^mode sample; 6 periods of 6 planned; 64 buckets with major faults$" $T/out
+tap $? "A/A over 6 periods: no difference detected at this power"
 sed 's/^/# /' $T/out
-: >$T/ab
-for i in $(seq 0 8); do sample sample $((i * 1000)) $((i * 500 + i * i)) $((i * 990)) $((i * 10)) 0; done >$T/ab
-rc ab report --samples $T/ab | grep -q "^verdict: B better"
-tap $? "a clear difference over 8 blocks: B better"
-printf '%s\n%s\n' "$(sample sample 0 0 0 0 0)" "$(sample sample 100 50 100 53 0)" >$T/one
-rc ab report --samples $T/one | grep -q "^verdict: no significant difference (too few"
-tap $? "50/100 against 53/100: no significant difference"
-sed 's/"mode": "sample"/"mode": "off"/' $T/ab >$T/off
-rc ab report --samples $T/off | grep -q "^verdict: none (the A/B mode is off"
-tap $? "no verdict while the mode is off"
-sed 's/"settings_changed": 0/"settings_changed": 2/' $T/ab >$T/chg
-rc ab report --samples $T/chg | grep -q "^warning: 2 setting changes since the last reset"
-tap $? "a warning when settings changed since the reset"
-rc ab report --samples $T/ab --json | grep -q '"verdict": "B better"'
+periods 6 50 >$T/ab
+rc ab report --samples $T/ab >$T/out
+grep -q "^verdict: B better (major faults -" $T/out &&
+	grep -q "^B against A, major faults:  *-4[0-9.]*% \[" $T/out
+tap $? "B with half the major faults: B better, the effect about -50%"
+sed 's/^/# /' $T/out
+rc ab report --samples $T/ab --json >$T/out
+grep -q '"verdict": "B better"' $T/out && grep -q '"p": 0.001' $T/out
 tap $? "ab report --json"
+head -n 10 $T/ab >$T/five
+rc ab report --samples $T/five | grep -q "^verdict: not enough data (5 of the 6 planned periods)"
+tap $? "5 of 6 planned periods: not enough data"
+rc ab report --samples $T/five --periods 5 | grep -q "^verdict: B better"
+tap $? "--periods 5: a horizon of 5"
+rc ab report --samples $T/ab --periods 7 | grep -q "^verdict: not enough data"
+tap $? "--periods 7 over 6: not enough data"
+sed '6s/"settings_changed":0/"settings_changed":1/' $T/ab >$T/chg
+rc ab report --samples $T/chg | grep -q "^verdict: invalid: settings changed (a setting changed in period 3 or at its start)"
+tap $? "a setting change within a period: invalid: settings changed"
+sed '3s/"settings_changed":0/"settings_changed":1/; 4,$s/"settings_changed":0/"settings_changed":1/' \
+	$T/ab >$T/chg
+rc ab report --samples $T/chg | grep -q "^verdict: B better"
+tap $? "a setting change between periods (the new salt) is not one within"
+sed '5,$s/"settings_changed":0/"settings_changed":2/' $T/ab >$T/chg
+rc ab report --samples $T/chg | grep -q "^verdict: invalid: settings changed (a setting changed in period 3 or at its start)"
+tap $? "a policy changed with the salt between periods: invalid"
+sed '5,$s/"sample_permille":500/"sample_permille":400/' $T/ab >$T/chg
+rc ab report --samples $T/chg | grep -q "^verdict: invalid: settings changed (a setting changed in period 3 or at its start)"
+tap $? "the permille changed between periods: invalid"
+sed 's/"mode":"sample"/"mode":"off"/' $T/ab >$T/off
+rc ab report --samples $T/off | grep -q "^verdict: not enough data (the A/B mode is off"
+tap $? "no verdict while the mode is off"
+sed 's/"mode":"sample"/"mode":"cgroup"/; s/\["[ab]",/["-",/g' $T/ab >$T/cg
+rc ab report --samples $T/cg >$T/out
+grep -q "^verdict: observational (" $T/out && ! grep -q "p=" $T/out
+tap $? "cgroup mode with one cgroup: observational, no p-value"
+sed 's/"mode":"sample"/"mode":"cgroup"/' $T/ab >$T/cgs
+rc ab report --samples $T/cgs | grep -q "^verdict: B better"
+tap $? "cgroup mode with cgroups drawn into the buckets: a test"
+rc ab assign cgroups 300 --salt 5 >/dev/null && grep -qx "off \[cgroup\] sample" $M/ab/mode &&
+	[ -z "$(cat $M/ab/cgroup)" ] && grep -qx 300 $M/ab/sample_permille && grep -qx 5 $M/ab/salt &&
+	rc ab status | grep -qx "mode:    cgroups 300 permille, salt 5"
+tap $? "ab assign cgroups 300: cgroup mode without a cgroup, permille and salt"
+rc ab assign sample 500 >/dev/null
+rc ab report >$T/out
+grep -q "^verdict: not enough data (1 of the 6 planned periods)" $T/out
+tap $? "a single snapshot: not enough data"
+# A module reload between the samples of a period: counters restart
+sed -n 3p $T/ab | sed 's/"sync_miss":0/"sync_miss":900/' >$T/reset
+sed -n 4p $T/ab | sed 's/"sync_miss":0/"sync_miss":100/' >>$T/reset
+rc ab report --samples $T/reset --periods 1 >$T/out
+grep -q "^major faults (sync_miss)  *100  *0$" $T/out
+tap $? "a counter that went down restarted from 0 (no wrap to 2^64)"
+sed 's/^/# /' $T/out
 rc ab sample | rc ab report --samples - >/dev/null
 tap $? "ab sample is what ab report --samples reads"
+rc ab period >$T/out
+[ "$(wc -l <$T/out)" = 2 ] && [ "$(sed -n 1p $T/out | grep -o '"salt":[^,]*')" != \
+	"$(sed -n 2p $T/out | grep -o '"salt":[^,]*')" ] &&
+	sed -n 2p $T/out | grep -q "\"salt\":$(cat $M/ab/salt)[,}]"
+tap $? "ab period: a sample, a new salt written, a sample"
+for bad in nan inf -inf -1 0 1e400 1x ""; do
+	rc ab report --every $bad --blocks 2 >/dev/null 2>&1
+	[ $? = 2 ] || echo "# --every $bad accepted"
+done | grep -q . && r=1 || r=0
+tap $r "ab report --every takes finite positive seconds only"
+rc ab assign sample 10 --salt 18446744073709551615 >/dev/null && rc save >$T/saved &&
+	grep -q '"salt": "18446744073709551615"' $T/saved
+tap $? "a salt of 2^64-1 is saved unsigned"
+rc ab assign sample 10 --salt 1 >/dev/null && rc apply $T/saved >/dev/null &&
+	grep -qx 18446744073709551615 $M/ab/salt
+tap $? "and applied back exactly"
 
 # A kernel that cannot honour every value of the table: the 6.12 port's
 # sync_mmap_order lists no order 0 or 1, and an older module without the

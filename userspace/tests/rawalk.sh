@@ -13,6 +13,14 @@ key() { sed -n "s/^$1: //p"; }
 f=$T/f
 "$bin/rawalk" --create 4M "$f" | grep -qx "created $f: 4194304 bytes, no holes"
 tap $? "--create says it created the file and that it has no holes"
+# Names and arguments as given come out escaped: no forged lines
+"$bin/rawalk" --pattern "$(printf 'bogus\n\033[31mok 99 - forged')" "$f" 2>$T/err >/dev/null
+[ $? = 2 ] && ! grep -q "^ok 99" $T/err && ! grep -q "$(printf '\033')" $T/err &&
+	grep -q 'bogus\\x0a\\x1b\[31mok 99' $T/err
+tap $? "a bad argument is echoed escaped ($(head -c 80 $T/err))"
+"$bin/rawalk" "$(printf '%s/none\nok 98 - forged' "$T")" 2>$T/err >/dev/null
+[ $? = 1 ] && ! grep -q "^ok 98" $T/err && grep -q 'none\\x0aok 98' $T/err
+tap $? "a missing file's name is escaped in the error"
 "$bin/rawalk" --create 4M "$f" | grep -qx "kept $f: 4194304 bytes, no holes"
 tap $? "a second --create keeps it and says so"
 truncate -s 0 "$T/h" && truncate -s 4M "$T/h"

@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ab_sim: the module's per-bucket counters, simulated, through the real
+ * analysis (userspace/abtest).  Prints TAP, and with --table FILE writes
+ * the table of docs/AB.md.  The model, written down in docs/AB.md:
+ *
+ *   file f:    bucket uniform in 0..63 (the module's fixed hash);
+ *              size s_f pages, Pareto(1.1) from 32 pages, at most 2^18;
+ *              activity a_f lognormal(0, 1); 1% of files (at least one)
+ *              dominant, 30 times as active; pages per major fault r_f
+ *              lognormal(log 8, 0.7); a fifth of the files (a cgroup
+ *              that changes its workload) 4 times as active in the
+ *              second half of the periods, another fifth 4 times less.
+ *   period p:  load L_p lognormal(0, 0.3); bursty: lognormal(0, 1.5),
+ *              and each file idle with probability 1/2; the salt draws
+ *              32 of the 64 buckets for arm B, uniformly.
+ *   counts:    major faults Poisson(mu sqrt(s_f) a_f L_p e_fp theta^B),
+ *              e_fp lognormal(0, 0.3) (a file's own variation from
+ *              period to period); pages read Poisson(faults r_f phi^B).
+ *
+ * A/A has theta = phi = 1.  What would fail if the analysis broke: an
+ * A/A false-positive rate above 5% (the one-sided 95% Clopper-Pearson
+ * lower bound over 5%), A/A p-values below 0.3 in more than 30% of runs
+ * (the same way), power under 80% for theta = 0.85 at 200 files,
+ * interval coverage under 93%, or a win past the I/O guardrail.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "abtest/abtest.h"
+#include "tests/tap.h"
+
+static uint64_t rs;
+
+static uint64_t rnd(void)
+{
+	uint64_t z = (rs += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static double unif(void)
+{
+	return ((double)(rnd() >> 11) + 0.5) / 9007199254740992.0;
+}
+
+static double gauss(void)
+{
+	return sqrt(-2 * log(unif())) * cos(2 * M_PI * unif());
+}
+
+static double lognormal(double mu, double sigma)
+{
+	return exp(mu + sigma * gauss());
+}
+
+static double poisson(double l)
+{
+	double p = 1, lim = exp(-l);
+	int k = -1;
+
+	if (l > 30)
+		return fmax(0, round(l + sqrt(l) * gauss()));
+	do {
+		k++;
+		p *= unif();
+	} while (p > lim);
+	return k;
+}
+
+struct scenario {
+	const char *name;
+	unsigned int files;
+	double theta, phi;	/* B's effect on major faults, on pages per fault */
+	bool bursty;
+	unsigned int runs;
+	/* what it checks: false positives, power, coverage */
+	bool aa;
+};
+
+struct file {
+	unsigned int bucket, group;
+	double rate, rf;
+};
+
+/* One run: the module's counters over the plan's periods */
+static void simulate(const struct scenario *sc, struct abt_period *per, unsigned int np,
+		     struct file *fs)
+{
+	double mu = 2;
+
+	for (unsigned int f = 0; f < sc->files; f++) {
+		double s = fmin(32 * pow(unif(), -1 / 1.1), 262144);
+
+		fs[f].bucket = (unsigned int)(rnd() >> 58);
+		fs[f].rate = mu * sqrt(s) * lognormal(0, 1);
+		fs[f].rf = lognormal(log(8), 0.7);
+		fs[f].group = (unsigned int)(rnd() % 5);
+	}
+	for (unsigned int f = 0; f < (sc->files + 99) / 100; f++)
+		fs[rnd() % sc->files].rate *= 30;
+	memset(per, 0, np * sizeof(*per));
+	for (unsigned int p = 0; p < np; p++) {
+		double load = sc->bursty ? lognormal(0, 1.5) : lognormal(0, 0.3);
+		unsigned char order[ABT_BUCKETS];
+
+		for (unsigned int i = 0; i < ABT_BUCKETS; i++)
+			order[i] = (unsigned char)i;
+		for (unsigned int i = 0; i < ABT_BUCKETS / 2; i++) {
+			unsigned int j = i + (unsigned int)(rnd() % (ABT_BUCKETS - i));
+			unsigned char t = order[i];
+
+			order[i] = order[j];
+			order[j] = t;
+			per[p].in_b[order[i]] = true;
+		}
+		for (unsigned int f = 0; f < sc->files; f++) {
+			const struct file *fl = &fs[f];
+			bool b = per[p].in_b[fl->bucket];
+			double l = fl->rate * load * lognormal(0, 0.3), y;
+
+			if (fl->group < 2 && p >= np / 2)
+				l *= fl->group ? 4 : 0.25;
+			if (sc->bursty && (rnd() & 1))
+				continue;
+			y = poisson(l * (b ? sc->theta : 1));
+			per[p].y[ABT_FAULTS][fl->bucket] += y;
+			per[p].y[ABT_PAGES][fl->bucket] += poisson(y * fl->rf * (b ? sc->phi : 1));
+		}
+	}
+}
+
+/* log P(X <= k) for X ~ binomial(n, p) */
+static double binom_cdf(unsigned int k, unsigned int n, double p)
+{
+	double s = 0;
+
+	for (unsigned int i = 0; i <= k; i++)
+		s += exp(lgamma(n + 1) - lgamma(i + 1) - lgamma(n - i + 1) +
+			 i * log(p) + (n - i) * log1p(-p));
+	return s;
+}
+
+/* Clopper-Pearson one-sided 95% bounds of k successes in n */
+static double cp_upper(unsigned int k, unsigned int n)
+{
+	double lo = 0, hi = 1;
+
+	if (k == n)
+		return 1;
+	for (int i = 0; i < 60; i++) {
+		double mid = (lo + hi) / 2;
+
+		*(binom_cdf(k, n, mid) > 0.05 ? &lo : &hi) = mid;
+	}
+	return hi;
+}
+
+static double cp_lower(unsigned int k, unsigned int n)
+{
+	return k ? 1 - cp_upper(n - k, n) : 0;
+}
+
+struct tally {
+	unsigned int runs, better, worse, none, enough, covered;
+	unsigned int p30;	/* runs with a major-fault p-value below 0.3 */
+};
+
+static void run(const struct scenario *sc, uint64_t seed, struct tally *t)
+{
+	const struct abt_plan *plan = &abt_default_plan;
+	struct abt_period *per = calloc(plan->periods, sizeof(*per));
+	struct file *fs = calloc(sc->files, sizeof(*fs));
+	struct abt_result r;
+
+	memset(t, 0, sizeof(*t));
+	rs = seed;
+	for (unsigned int i = 0; i < sc->runs; i++) {
+		const struct abt_effect *e = &r.eff[ABT_FAULTS];
+
+		simulate(sc, per, plan->periods, fs);
+		abt_analyse(per, plan->periods, plan, &r);
+		t->runs++;
+		t->better += r.outcome == ABT_B_BETTER;
+		t->worse += r.outcome == ABT_B_WORSE;
+		t->none += r.outcome == ABT_NOT_ENOUGH_DATA;
+		if (r.outcome == ABT_NOT_ENOUGH_DATA)
+			continue;
+		t->enough++;
+		t->covered += e->lo <= sc->theta - 1 && sc->theta - 1 <= e->hi;
+		t->p30 += e->p < 0.3;
+	}
+	free(per);
+	free(fs);
+}
+
+static const struct scenario scenarios[] = {
+	{ "A/A, 6 files", 6, 1, 1, false, 500, true },
+	{ "A/A, 200 files", 200, 1, 1, false, 500, true },
+	{ "A/A, 2000 files", 2000, 1, 1, false, 500, true },
+	{ "A/A, 200 files, bursty load", 200, 1, 1, true, 500, true },
+	{ "B: -15% major faults, 200 files", 200, 0.85, 1, false, 500, false },
+	{ "B: -15% major faults, 200 files, bursty", 200, 0.85, 1, true, 500, false },
+	{ "B: -15% major faults, +50% pages per fault, 200 files", 200, 0.85, 1.5, false,
+	  200, false },
+};
+
+/* The text of a file, or NULL */
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t len = 0, n;
+	char chunk[4096];
+	FILE *m;
+
+	if (!f)
+		return NULL;
+	m = open_memstream(&buf, &len);
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		fwrite(chunk, 1, n, m);
+	fclose(f);
+	fclose(m);
+	return buf;
+}
+
+/* ab_sim [--table FILE] [--doc docs/AB.md]: the doc must hold the table */
+int main(int argc, char **argv)
+{
+	const char *out = NULL, *doc = NULL;
+	char *table = NULL, *text;
+	size_t len = 0;
+	FILE *tab = open_memstream(&table, &len);
+
+	for (int i = 1; i + 1 < argc; i += 2) {
+		if (!strcmp(argv[i], "--table"))
+			out = argv[i + 1];
+		else if (!strcmp(argv[i], "--doc"))
+			doc = argv[i + 1];
+	}
+	fprintf(tab, "| scenario | runs | B better | B worse | not enough data | "
+		"calls: rate [one-sided 95%% bounds] | interval covers the true effect | "
+		"p < 0.3 |\n|---|---|---|---|---|---|---|---|\n");
+	for (size_t i = 0; i < sizeof(scenarios) / sizeof(scenarios[0]); i++) {
+		const struct scenario *sc = &scenarios[i];
+		struct tally t;
+		unsigned int calls;
+		double rate, cov;
+
+		run(sc, 0xab5eed + i, &t);
+		calls = sc->aa ? t.better + t.worse : t.better;
+		rate = (double)calls / t.runs;
+		cov = t.enough ? (double)t.covered / t.enough : 1;
+		fprintf(tab, "| %s | %u | %u | %u | %u | %.1f%% [%.1f%%, %.1f%%] | %.1f%% of %u | %.1f%% |\n",
+			sc->name, t.runs, t.better, t.worse, t.none, 100 * rate,
+			100 * cp_lower(calls, t.runs), 100 * cp_upper(calls, t.runs),
+			100 * cov, t.enough, t.enough ? 100.0 * t.p30 / t.enough : 0);
+		if (sc->aa) {
+			ok(cp_lower(calls, t.runs) <= 0.05,
+			   "%s: false positives %u of %u (%.1f%%, 95%% upper bound %.1f%%)",
+			   sc->name, calls, t.runs, 100 * rate, 100 * cp_upper(calls, t.runs));
+			/* a valid test's p-values are uniform: 30% below 0.3 */
+			ok(cp_lower(t.p30, t.enough) <= 0.3,
+			   "%s: p < 0.3 in %u of %u runs, not more than a uniform p gives",
+			   sc->name, t.p30, t.enough);
+		}
+		else if (sc->phi == 1 && !sc->bursty)
+			ok(rate >= 0.80, "%s: power %.1f%% (%u of %u)", sc->name, 100 * rate,
+			   calls, t.runs);
+		else if (sc->phi > 1)
+			ok(t.better == 0, "%s: the I/O guardrail blocks every win (%u B better)",
+			   sc->name, t.better);
+		else
+			ok(1, "%s: power %.1f%% (reported)", sc->name, 100 * rate);
+		if (t.enough)
+			ok(cov >= 0.93, "%s: the interval covers the true effect in %.1f%% of %u runs",
+			   sc->name, 100 * cov, t.enough);
+	}
+	fclose(tab);
+	if (out) {
+		FILE *f = fopen(out, "w");
+
+		ok(f && fputs(table, f) >= 0 && !fclose(f), "the table is in %s", out);
+	}
+	if (doc) {
+		text = slurp(doc);
+		ok(text && strstr(text, table), "%s holds this table (regenerate: ab_sim --table)",
+		   doc);
+		free(text);
+	}
+	free(table);
+	return tap_done();
+}
