@@ -9,7 +9,7 @@ BUILD := $(TOP)/build
 KERNEL_SCRIPT := $(TOP)/tests/kernel/build-kernel.sh
 
 .PHONY: all kernel kernel-stock kernel-debug baseline matrix module bpf userspace vm-prereqs check \
-	stress demo bench bench-smoke fuzz install clean help deb kernel-deb
+	stress demo bench bench-smoke fuzz patterns mutate install clean help deb kernel-deb
 
 FUZZ_SECONDS ?= 600
 
@@ -31,6 +31,8 @@ help:
 	@echo "make bench         seed workloads x policy settings, stock 7.3.4 and patched, in QEMU (~17 min): docs/BENCHMARKS.md"
 	@echo "make bench-smoke   one small bench cell per setting (TAP, < 1 min)"
 	@echo "make fuzz          each libFuzzer target for FUZZ_SECONDS (default 600), random seed"
+	@echo "make patterns      the stream tracker's generated patterns: PATTERN_DRAWS (default 50000) draws, every class a test"
+	@echo "make mutate        remove each rule of the stream tracker in turn; every mutant must fail a case (docs/MUTATION.md)"
 	@echo "make install       install rapolicyctl, rawalk, man pages, completion"
 	@echo "make deb           rapolicy-dkms and rapolicy-tools .debs into build/deb (lintian-checked)"
 	@echo "make kernel-deb    Debian packages of the patched kernel into build/kernel-deb (KERNEL_DEB_CONFIG=debian|test)"
@@ -64,6 +66,7 @@ bpf:
 # KDIR, the module.
 vm-prereqs: userspace
 	@$(CC) -static -O2 -std=c11 -Wall -Wextra -Werror -o $(BUILD)/bin/strider tests/guest/strider.c
+	@$(CC) -static -O2 -std=c11 -Wall -Wextra -Werror -pthread -o $(BUILD)/bin/patwalk tests/guest/patwalk.c
 	@$(CC) -static -O2 -std=c11 -Wall -Wextra -Werror -o $(BUILD)/bin/phaser tests/guest/phaser.c
 	@if [ -f $(KDIR)/.config ] && grep -q '^CONFIG_READAHEAD_POLICY=y' $(KDIR)/.config; then \
 		$(MAKE) -s -C $(KDIR) M=$(TOP) modules; \
@@ -97,6 +100,12 @@ bench-smoke:
 
 fuzz:
 	@FUZZ_SEED=$${FUZZ_SEED:-0} $(MAKE) -s -C tests/fuzz run BUILD=$(BUILD) FUZZ_SECONDS=$(FUZZ_SECONDS)
+
+patterns:
+	@PATTERN_DRAWS=$${PATTERN_DRAWS:-50000} bash tests/unit/run-patterns.sh -a
+
+mutate:
+	@bash tests/unit/mutate.sh
 
 install: userspace
 	@$(MAKE) -s -C userspace BUILD=$(BUILD) install

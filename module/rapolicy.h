@@ -65,6 +65,9 @@ void rap_sysfs_exit(void);
 
 /* tracker.c */
 void rap_tracker_init(void);
+void rap_tracker_flush(enum rap_arm arm);
+bool rap_tracker_confirmed(enum rap_arm arm, const struct file *file,
+			   pgoff_t index, unsigned long pages);
 bool rap_tracker_mmap_ra(const struct ra_policy_fault *fault,
 			 const struct rap_fault *f,
 			 const struct rap_cache_view *view,

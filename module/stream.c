@@ -50,17 +50,52 @@ static void rap_stream_touch(struct rap_stream_set *set, struct rap_stream *s,
 			     const struct rap_stream_fault *f)
 {
 	s->age = ++set->clock;
+	s->seen = f->now;
 	s->reader = f->reader;
 }
 
+/* Whether a window of the stream carries its marker */
+static bool rap_stream_is_marked(const struct rap_stream *s)
+{
+	return s->state == RAP_STREAM_AHEAD || s->state == RAP_STREAM_FOLLOW;
+}
+
+/* No marker out (any more): idle if confirmed, else on trial */
+static void rap_stream_settle(struct rap_stream *s)
+{
+	s->state = s->conf >= RAP_STREAM_CONFIRM ? RAP_STREAM_IDLE :
+						    RAP_STREAM_TRIAL;
+}
+
 /*
- * An unused way, or else the least recently used stream that reads
- * nothing ahead, or else the least recently used one: a stream reading
- * ahead hears from its reader once a window, and a reader jumping
- * elsewhere in between (a B-tree's scan visiting interior nodes) starts a
- * stream on every jump.
+ * Whether a stream is in use at @now: not free, and touched within
+ * RAP_STREAM_REAP_MS (unsigned distances survive the clock's wrap)
  */
-static struct rap_stream *rap_stream_victim(struct rap_stream_set *set)
+static bool rap_stream_live(const struct rap_stream *s, u32 now)
+{
+	return s->state != RAP_STREAM_FREE &&
+	       now - s->seen <= RAP_STREAM_REAP_MS;
+}
+
+/*
+ * Whether a stream with a marker out is still kept from eviction: its
+ * reader touched it within the last RAP_STREAM_HOLD decisions of the set
+ */
+static bool rap_stream_held(const struct rap_stream_set *set,
+			    const struct rap_stream *s)
+{
+	return rap_stream_is_marked(s) && set->clock - s->age < RAP_STREAM_HOLD;
+}
+
+/*
+ * A free or expired way, or else the least recently used stream that is
+ * not held (rap_stream_held()), or else the least recently used one: a
+ * stream reading ahead hears from its reader once a window, while other
+ * readers' misses (a B-tree's jumps, the scans of other files of the set)
+ * start a stream each; but a stream its reader left goes.
+ */
+static struct rap_stream *rap_stream_victim(struct rap_stream_set *set,
+					    u32 now)
 {
 	struct rap_stream *victim = NULL, *idle = NULL;
 	unsigned int i;
@@ -68,12 +103,12 @@ static struct rap_stream *rap_stream_victim(struct rap_stream_set *set)
 	for (i = 0; i < RAP_STREAM_WAYS; i++) {
 		struct rap_stream *s = &set->way[i];
 
-		if (!s->used)
+		if (!rap_stream_live(s, now))
 			return s;
 		/* unsigned distance from the clock survives its wrap */
 		if (!victim || set->clock - s->age > set->clock - victim->age)
 			victim = s;
-		if (!s->marked &&
+		if (!rap_stream_held(set, s) &&
 		    (!idle || set->clock - s->age > set->clock - idle->age))
 			idle = s;
 	}
@@ -97,7 +132,6 @@ enum rap_stream_match {
 	RAP_MATCH_NEAR,		/* near a stream of one miss: a stride to try */
 	RAP_MATCH_DESCENT,	/* a run below the one a dense stream walked */
 	RAP_MATCH_DENSE,	/* continues the cached pages behind it */
-	RAP_MATCH_RUNS,		/* the distance before the last one again */
 	RAP_MATCH_SHORT,	/* less than a stride on: the stride is shorter */
 	RAP_MATCH_SKIP,		/* a few strides on */
 	RAP_MATCH_STRIDE,	/* exactly one stride on */
@@ -149,7 +183,7 @@ static bool rap_stream_descent(const struct rap_stream *s,
 	unsigned long most = f->max_pages + fa;
 	pgoff_t lo, hi, p;
 
-	if (f->kind != RAP_MAP_AROUND || !view->mapped || s->descends)
+	if (f->kind != RAP_MAP_AROUND || !view->mapped)
 		return false;
 	if (s->last > s->origin && s->misses >= RAP_STREAM_CONFIRM &&
 	    s->top - s->origin <= most) {
@@ -182,20 +216,11 @@ static enum rap_stream_match rap_stream_match(const struct rap_stream *s,
 	bool forward = s->delta > 0;
 	unsigned long reach, step;
 
-	if (!s->used || !rap_stream_key_eq(&s->key, &f->key) || !dist)
+	if (!rap_stream_live(s, f->now) ||
+	    !rap_stream_key_eq(&s->key, &f->key) || !dist)
 		return RAP_MATCH_NONE;
 	if (s->delta && (long)(f->index - s->last) == s->delta)
 		return RAP_MATCH_STRIDE;
-	/*
-	 * A backward reader of runs that ascend one below the other (a
-	 * loader copying tensors of a few sizes in reverse order, each one
-	 * forwards) misses at the starts of some of them, at distances that
-	 * take turns, give or take a fault-around block (runs that do not
-	 * start on a page boundary, a small run between two large ones).
-	 */
-	if (f->kind == RAP_MAP_AROUND && s->delta < 0 && s->delta2 < 0 &&
-	    !up && rap_absdiff(dist, -s->delta2) <= f->fault_around_pages)
-		return RAP_MATCH_RUNS;
 	/* a confirmed stream that lost its marker misses further on */
 	step = rap_stream_step(s);
 	if (s->conf >= RAP_STREAM_CONFIRM && s->delta && up == forward &&
@@ -242,28 +267,9 @@ static enum rap_stream_match rap_stream_match(const struct rap_stream *s,
 }
 
 /*
- * Of two streams a miss matches equally, the more recent continues; of two
- * it is near, the nearer one: several readers of one mapping (a loader's
- * threads) start streams a few thousand pages apart, and the latest of
- * them need not be the reader's own.
- */
-static bool rap_stream_better(const struct rap_stream_set *set,
-			      const struct rap_stream *s,
-			      const struct rap_stream *best,
-			      enum rap_stream_match m, pgoff_t index)
-{
-	unsigned long d = rap_absdiff(index, s->last);
-	unsigned long bd = rap_absdiff(index, best->last);
-
-	if (m == RAP_MATCH_NEAR && d != bd)
-		return d < bd;
-	return set->clock - s->age < set->clock - best->age;
-}
-
-/*
- * The stream a miss continues: the best match (rap_stream_better()) of
- * the faulting task's own streams, or if none of them matches, of
- * another task's. A loader's threads walk shares of one mapping side by
+ * The stream a miss continues: the best match of the faulting task's own
+ * streams, or if none of them matches, of another task's; of two equal
+ * matches the first. A loader's threads walk shares of one mapping side by
  * side, and a descent reads on below its own thread's share into the
  * next one's: a thread's miss there may continue the other thread's
  * stream as well as its own.
@@ -286,8 +292,7 @@ static struct rap_stream *rap_stream_find(struct rap_stream_set *set,
 
 		if (!m || (best && mine && !own))
 			continue;
-		if (!best || own != mine || m > *how ||
-		    (m == *how && rap_stream_better(set, s, best, m, f->index))) {
+		if (!best || own != mine || m > *how) {
 			best = s;
 			*how = m;
 			mine = own;
@@ -296,42 +301,23 @@ static struct rap_stream *rap_stream_find(struct rap_stream_set *set,
 	return best;
 }
 
-/* Whether a hit at @index lies a few strides ahead of the stream */
-static bool rap_stream_ahead(const struct rap_stream *s, pgoff_t index)
-{
-	unsigned long step = rap_stream_step(s);
-	unsigned long dist = rap_absdiff(index, s->last);
-
-	return s->conf >= RAP_STREAM_CONFIRM && !s->span && step &&
-	       (index > s->last) == (s->delta > 0) && dist &&
-	       !(dist % step) && dist / step <= RAP_STREAM_SKIP;
-}
-
-/*
- * The stream whose marker the fault hit; or one whose touches the hit
- * lies on, a few strides ahead: the marker of a window it read before its
- * stride was corrected.
- */
+/* The stream whose marker the fault hit */
 static struct rap_stream *rap_stream_marked(struct rap_stream_set *set,
 					    const struct rap_stream_fault *f)
 {
-	struct rap_stream *ahead = NULL;
 	unsigned int i;
 
 	for (i = 0; i < RAP_STREAM_WAYS; i++) {
 		struct rap_stream *s = &set->way[i];
 
-		if (!s->used || !rap_stream_key_eq(&s->key, &f->key))
+		if (!rap_stream_live(s, f->now) ||
+		    !rap_stream_key_eq(&s->key, &f->key))
 			continue;
-		if (s->marked &&
+		if (rap_stream_is_marked(s) &&
 		    f->index >> s->unit_order == s->marker >> s->unit_order)
 			return s;
-		if (!ahead && rap_stream_ahead(s, f->index))
-			ahead = s;
 	}
-	if (ahead)
-		ahead->marker = f->index;
-	return ahead;
+	return NULL;
 }
 
 /*
@@ -342,14 +328,14 @@ static void rap_stream_mark(struct rap_stream *s, struct ra_policy_window *win,
 			    pgoff_t p)
 {
 	s->marker = p;
-	s->marked = true;
+	s->state = RAP_STREAM_AHEAD;
 	win->async_size = win->start + win->size - p;
 }
 
 static void rap_stream_unmark(struct rap_stream *s,
 			      struct ra_policy_window *win)
 {
-	s->marked = false;
+	rap_stream_settle(s);
 	win->async_size = 0;
 }
 
@@ -426,6 +412,56 @@ static bool rap_stream_uncached(const struct rap_stream *s,
 			return false;
 	}
 	return false;
+}
+
+/*
+ * Whether stock would have given read-around up for the file: the misses
+ * its streams' windows took off it, counted twice (each would have raised
+ * the file's mmap_miss, and the hit of the marker that took it lowered it
+ * instead, in filemap_map_pages()), reach MMAP_LOTSAMISS. The misses the
+ * file took are mmap_miss's own: past MMAP_LOTSAMISS the kernel asks no
+ * policy. One pass over the set's ways.
+ */
+static bool rap_stream_lotsamiss(const struct rap_stream_set *set,
+				 const struct rap_stream_fault *f)
+{
+	unsigned long n = 0;
+	unsigned int i;
+
+	for (i = 0; i < RAP_STREAM_WAYS; i++) {
+		const struct rap_stream *s = &set->way[i];
+
+		if (rap_stream_live(s, f->now) &&
+		    rap_stream_key_eq(&s->key, &f->key))
+			n += 2 * s->reads;
+	}
+	return n > RAP_STREAM_LOTSAMISS;
+}
+
+/*
+ * A read-around miss that reads nothing for a stream, with nothing cached
+ * next to it, in a file stock would have given read-around up for (its
+ * streams' misses taken off it would have counted): the faulting page
+ * only, as stock reads then, and not the read-around window of a file
+ * whose mmap_miss the tracker kept low (a random reader beside a stream
+ * would read around where stock reads single pages). A miss next to
+ * cached pages may be a dense reader's that is no stream yet (a B-tree
+ * scan's resumption below the pages it came through): its read-around
+ * window stays.
+ */
+static bool rap_stream_page_only(const struct rap_stream_set *set,
+				 const struct rap_stream_fault *f,
+				 const struct rap_cache_view *view,
+				 struct ra_policy_window *win, unsigned int *did)
+{
+	if (f->kind != RAP_MAP_AROUND || f->point != RA_POLICY_SYNC_AROUND ||
+	    (f->index > 0 && view->has_folio(view->ctx, f->index - 1)) ||
+	    (f->index < ULONG_MAX && view->has_folio(view->ctx, f->index + 1)) ||
+	    !rap_stream_lotsamiss(set, f))
+		return false;
+	rap_stream_window(win, f->index, f->index + 1, 0);
+	*did |= RAP_STREAM_DID_SYNC;
+	return true;
 }
 
 /*
@@ -527,7 +563,9 @@ static bool rap_stream_untouched(const struct rap_stream *s,
  * touch, as stock does, ahead of its reader: while every touch is one of
  * stock's misses (the stride is at least half a window, so no window of
  * stock's holds the next touch) and stock still reads windows, which it
- * stops doing after MMAP_LOTSAMISS (mm/filemap.c) misses in a row. The
+ * stops doing after MMAP_LOTSAMISS (mm/filemap.c) misses in a row: twice
+ * the windows the stream read, each a miss it took off the file and the
+ * hit of its marker, which lowered mmap_miss (filemap_map_pages()). The
  * page cache is then left as stock leaves it, for whatever reads the file
  * next: the benchmark of "filemap: use high-order folios in filemap sync
  * RA" (https://lore.kernel.org/all/20260415192853.3470423-3-stepanov.anatoly@huawei.com/)
@@ -539,7 +577,7 @@ static bool rap_stream_around(const struct rap_stream *s,
 {
 	return f->kind == RAP_MAP_AROUND &&
 	       2 * rap_stream_step(s) >= f->stock_pages &&
-	       s->reads + RAP_STREAM_CONFIRM < RAP_STREAM_LOTSAMISS;
+	       2 * s->reads + RAP_STREAM_CONFIRM < RAP_STREAM_LOTSAMISS;
 }
 
 /*
@@ -630,7 +668,7 @@ static bool rap_stream_replay(struct rap_stream *s,
 			lo = hi;
 			hi *= 2;
 			if (hi > f->vma_end - f->vma_start) {
-				s->marked = false;
+				rap_stream_settle(s);
 				return false;
 			}
 		}
@@ -686,8 +724,7 @@ static bool rap_stream_adopt(struct rap_stream *s,
 		return false;
 	s->unit_order = win->order;
 	s->marker = mark;
-	s->marked = true;
-	s->adopted = true;
+	s->state = RAP_STREAM_FOLLOW;
 	s->next = win->start + win->size;
 	s->window = win->size;
 	return true;
@@ -702,10 +739,6 @@ static bool rap_stream_adopt(struct rap_stream *s,
  * them). A B-tree's reverse scan at a large read_ahead_kb misses so, only
  * where it jumps to the branch page of a subtree below read-around's
  * window, a constant distance apart as a strided reader's misses are.
- *
- * A reader of runs (s->runs) misses at the start of the run it reads
- * next: it walked the run before, between the two misses before, and the
- * page above the fault may be any distance from the pages it read.
  */
 static bool rap_stream_walked(const struct rap_stream *s,
 			      const struct rap_stream_fault *f,
@@ -715,16 +748,11 @@ static bool rap_stream_walked(const struct rap_stream *s,
 	unsigned long step = -s->delta;
 	pgoff_t from = f->index;
 
-	if (s->runs) {
-		from = f->index + step;
-		step = -s->delta2;
-	}
 	if (!view->mapped || s->delta >= 0 || step / 2 <= 2 * fa ||
 	    from < f->index || from + step / 2 + fa < from)
 		return false;
 	from += step / 2;
-	return (s->runs || !view->has_range(view->ctx, f->index + 1,
-					    f->index + 2 * fa)) &&
+	return !view->has_range(view->ctx, f->index + 1, f->index + 2 * fa) &&
 	       view->mapped(view->ctx, from - fa) &&
 	       view->mapped(view->ctx, from) &&
 	       view->mapped(view->ctx, from + fa);
@@ -855,15 +883,11 @@ static bool rap_stream_descend(struct rap_stream *s,
 	if (order > f->max_order)
 		order = f->max_order;
 	unit = 1UL << order;
-	s->descends = true;
 	s->dense = true;
 	s->span = true;
-	s->runs = false;
-	s->adopted = false;
-	s->marked = false;
 	s->conf = RAP_STREAM_CONFIRM;
+	s->state = RAP_STREAM_IDLE;
 	s->delta = -1;
-	s->delta2 = 0;
 	s->last = f->index;
 	s->unit_order = order;
 	s->window = rap_stream_max(s, f);
@@ -909,10 +933,9 @@ static bool rap_stream_async(struct rap_stream *s,
 	pgoff_t from = s->next;
 	unsigned int i;
 
-	s->marked = false;
 	s->last = s->marker;
-	if (s->adopted) {
-		s->adopted = false;
+	if (s->state == RAP_STREAM_FOLLOW) {
+		rap_stream_settle(s);
 		if (!f->stock_seq) {
 			/*
 			 * stock lost the stream; its context readahead may
@@ -923,11 +946,11 @@ static bool rap_stream_async(struct rap_stream *s,
 		}
 		/* stock reads on, marking the start of its next window */
 		s->marker = f->stock_next;
-		s->marked = true;
-		s->adopted = true;
+		s->state = RAP_STREAM_FOLLOW;
 		s->next = f->stock_next;
 		return false;
 	}
+	rap_stream_settle(s);
 	if (!s->span) {
 		if (!rap_stream_replay(s, f, view, from, win))
 			return false;
@@ -947,12 +970,73 @@ static bool rap_stream_async(struct rap_stream *s,
 	for (i = 0; i < RAP_STREAM_PROBES; i++) {
 		if (!s->window || !rap_stream_span(s, f, view, from, from, win))
 			return false;
-		if (s->marked || s->done)
+		if (rap_stream_is_marked(s) || s->done)
 			break;
 		from = s->next;
 	}
 	*did |= RAP_STREAM_DID_ASYNC;
 	return true;
+}
+
+/**
+ * rap_stream_wants - whether a fault can concern the tracker
+ * @f: the fault
+ *
+ * VM_EXEC faults, mappings of no readahead kind, faults outside the VMA
+ * and faults offered no window are never the tracker's: they are filtered
+ * out before the set is locked.
+ *
+ * Return: false if rap_stream_decide() would leave @f alone.
+ */
+bool rap_stream_wants(const struct rap_stream_fault *f)
+{
+	return f->kind != RAP_MAP_OTHER && f->point != RA_POLICY_SYNC_EXEC &&
+	       f->index >= f->vma_start && f->index < f->vma_end &&
+	       f->stock_pages && f->max_pages;
+}
+
+/**
+ * rap_stream_confirmed - whether a file has a confirmed stream near a page
+ * @set: the set of the file, locked by the caller
+ * @key: the file
+ * @index: the page
+ * @pages: how near, in pages
+ * @now: the clock of rap_stream_fault.now
+ *
+ * For a policy that would read around @index: a confirmed stream there
+ * reads what its reader touches, and reading around it too would read
+ * more than either. Looks at the set only; changes nothing.
+ *
+ * Return: true if a confirmed, live stream of @key was last within @pages
+ * of @index.
+ */
+bool rap_stream_confirmed(const struct rap_stream_set *set,
+			  const struct rap_stream_key *key, pgoff_t index,
+			  unsigned long pages, u32 now)
+{
+	unsigned int i;
+
+	for (i = 0; i < RAP_STREAM_WAYS; i++) {
+		const struct rap_stream *s = &set->way[i];
+
+		if (rap_stream_live(s, now) && s->state != RAP_STREAM_TRIAL &&
+		    rap_stream_key_eq(&s->key, key) &&
+		    rap_absdiff(index, s->last) <= pages)
+			return true;
+	}
+	return false;
+}
+
+/**
+ * rap_stream_flush - drop every stream of a set
+ * @set: the set, locked by the caller
+ */
+void rap_stream_flush(struct rap_stream_set *set)
+{
+	unsigned int i;
+
+	for (i = 0; i < RAP_STREAM_WAYS; i++)
+		set->way[i].state = RAP_STREAM_FREE;
 }
 
 /**
@@ -979,9 +1063,7 @@ bool rap_stream_decide(struct rap_stream_set *set,
 	bool again;
 
 	*did = 0;
-	if (f->kind == RAP_MAP_OTHER || f->point == RA_POLICY_SYNC_EXEC ||
-	    f->index < f->vma_start || f->index >= f->vma_end ||
-	    !f->stock_pages || !f->max_pages)
+	if (!rap_stream_wants(f))
 		return false;
 	if (f->point == RA_POLICY_ASYNC) {
 		s = rap_stream_marked(set, f);
@@ -993,13 +1075,14 @@ bool rap_stream_decide(struct rap_stream_set *set,
 
 	s = rap_stream_find(set, f, view, &how);
 	if (!s) {
-		s = rap_stream_victim(set);
+		s = rap_stream_victim(set, f->now);
 		*s = (struct rap_stream){ .key = f->key, .last = f->index,
 					  .origin = f->index, .top = f->index,
-					  .misses = 1, .used = true };
+					  .misses = 1,
+					  .state = RAP_STREAM_TRIAL };
 		rap_stream_touch(set, s, f);
 		*did |= RAP_STREAM_DID_NEW;
-		return false;
+		return rap_stream_page_only(set, f, view, win, did);
 	}
 	rap_stream_touch(set, s, f);
 	if (how == RAP_MATCH_DESCENT)
@@ -1015,7 +1098,6 @@ bool rap_stream_decide(struct rap_stream_set *set,
 	case RAP_MATCH_NEAR:
 		s->conf = 1;
 		s->dense = false;
-		s->descends = false;
 		/* a run walked upwards begins at its lowest miss */
 		if (f->index < s->origin)
 			s->origin = f->index;
@@ -1035,17 +1117,13 @@ bool rap_stream_decide(struct rap_stream_set *set,
 		s->dense = false;
 		break;
 	}
-	s->runs = how == RAP_MATCH_RUNS;
-	if (how != RAP_MATCH_SKIP) {
-		s->delta2 = s->delta;
+	if (how != RAP_MATCH_SKIP)
 		s->delta = (long)(f->index - s->last);
-	}
 	s->last = f->index;
-	s->marked = false;
-	s->adopted = false;
-	if (s->conf < RAP_STREAM_CONFIRM)
-		return false;
 	if (s->conf > RAP_STREAM_CONFIRM)
 		s->conf = RAP_STREAM_CONFIRM;
+	rap_stream_settle(s);
+	if (s->conf < RAP_STREAM_CONFIRM)
+		return rap_stream_page_only(set, f, view, win, did);
 	return rap_stream_sync(s, f, view, again, win, did);
 }

@@ -10,12 +10,26 @@
  *
  * The streams of a file live in one set of RAP_STREAM_WAYS, chosen by a
  * hash of the file; several files may share a set. Memory is fixed: the
- * module has RAP_STREAM_SETS sets. A stream names its file by a key of
- * values that are compared, never dereferenced, so a stream that outlives
- * its file is only a stale entry that ages out.
+ * module has RAP_STREAM_SETS sets per A/B arm. A stream names its file by
+ * a key of values that are compared, never dereferenced, so a stream that
+ * outlives its file is only a stale entry that ages out. The model (states,
+ * transitions, eviction) is written down in docs/STREAMS.md, "The model".
  *
  * Nothing here touches kernel state: the caller locks the set, and the same
  * file builds into the module, the KUnit suite and the host unit tests.
+ *
+ * The interface, for the fault path and for other policies:
+ *
+ * - rap_stream_wants(): whether a fault can concern the tracker at all;
+ *   no lock, no page-cache lookup. Call it before locking the set.
+ * - rap_stream_hash(): the set of a file (modulo RAP_STREAM_SETS).
+ * - rap_stream_decide(): one fault through a locked set.
+ * - rap_stream_confirmed(): whether a locked set holds a confirmed stream
+ *   of the file within @pages of @index (a read-around policy may leave
+ *   such a file to the tracker); from the fault path, through
+ *   rap_tracker_confirmed() (tracker.c), which locks the arm's set.
+ * - rap_stream_flush(): drop every stream of a locked set;
+ *   rap_tracker_flush() drops an arm's (stats/streams_flush).
  */
 #ifndef RAPOLICY_STREAM_H
 #define RAPOLICY_STREAM_H
@@ -43,6 +57,23 @@ typedef unsigned int u32;
 #define RAP_STREAM_CONFIRM	3
 /* Read-around misses after which stock reads only the faulting page */
 #define RAP_STREAM_LOTSAMISS	100
+/*
+ * Decisions of its set for which a stream with a marker out is kept from
+ * eviction after its last touch: a reader reading ahead hears from the
+ * tracker once a window, while other readers' misses start a stream each
+ */
+#define RAP_STREAM_HOLD		(8 * RAP_STREAM_WAYS)
+/* Milliseconds after which an untouched stream is free (zfetch_max_sec_reap) */
+#define RAP_STREAM_REAP_MS	2000
+
+/* Where a stream is; docs/STREAMS.md, "The model" */
+enum rap_stream_state {
+	RAP_STREAM_FREE,	/* the way holds nothing */
+	RAP_STREAM_TRIAL,	/* not confirmed yet: reads nothing */
+	RAP_STREAM_IDLE,	/* confirmed, no marker out */
+	RAP_STREAM_AHEAD,	/* a window of its own carries its marker */
+	RAP_STREAM_FOLLOW,	/* follows stock's marker (rap_stream_adopt()) */
+};
 
 /* Which file: compared, never dereferenced */
 struct rap_stream_key {
@@ -58,7 +89,6 @@ struct rap_stream {
 	pgoff_t origin;		/* its lowest miss */
 	pgoff_t top;		/* its highest miss */
 	long delta;		/* pages from one touch to the next; 0: unknown */
-	long delta2;		/* the distance between the two misses before */
 	/* where its next window starts (forward) or ends (backward) */
 	pgoff_t next;
 	pgoff_t marker;		/* a page of the folio marked for it */
@@ -67,10 +97,10 @@ struct rap_stream {
 	unsigned int conf;	/* misses that continued it */
 	/* its misses, whatever matched them, up to RAP_STREAM_CONFIRM */
 	unsigned int misses;
-	unsigned int reads;	/* windows it read one touch at a time */
+	/* windows it read one touch at a time, up to RAP_STREAM_LOTSAMISS */
+	unsigned int reads;
 	unsigned int unit_order;	/* folio order of its windows and marker */
-	bool used;
-	bool marked;		/* a window of it carries a marker */
+	enum rap_stream_state state;
 	bool span;		/* reads whole spans, not one unit per touch */
 	/*
 	 * continued the cached pages behind it: its reader may touch any
@@ -78,27 +108,22 @@ struct rap_stream {
 	 */
 	bool dense;
 	bool done;		/* ran into the start of the file */
-	bool adopted;		/* its marker is stock's, see rap_stream_adopt() */
 	bool lost;		/* stock lost it once: it reads its own windows */
-	bool runs;		/* its misses alternate between two distances */
-	/*
-	 * a reader of runs that ascend one below the other, each ending
-	 * where the one before began: it reads the span below in windows
-	 */
-	bool descends;
-	u32 age;
+	u32 age;		/* the set's clock at its latest touch */
+	u32 seen;		/* the time of its latest touch, ms */
 	u32 reader;		/* the task of its latest fault */
 };
 
 struct rap_stream_set {
 	struct rap_stream way[RAP_STREAM_WAYS];
-	u32 clock;
+	u32 clock;		/* the set's decisions */
 };
 
 /* A fault, as the tracker sees it */
 struct rap_stream_fault {
 	struct rap_stream_key key;
 	u32 reader;			/* the faulting task: compared only */
+	u32 now;			/* a clock in ms (jiffies), for aging */
 	enum ra_policy_point point;
 	enum rap_mapping_kind kind;
 	pgoff_t index;			/* the faulting page */
@@ -133,7 +158,12 @@ enum rap_stream_did {
 	RAP_STREAM_DID_STRIDE	= 1 << 3,	/* stock's window at the next miss */
 };
 
+bool rap_stream_wants(const struct rap_stream_fault *f);
 u32 rap_stream_hash(const struct rap_stream_key *key);
+bool rap_stream_confirmed(const struct rap_stream_set *set,
+			  const struct rap_stream_key *key, pgoff_t index,
+			  unsigned long pages, u32 now);
+void rap_stream_flush(struct rap_stream_set *set);
 bool rap_stream_decide(struct rap_stream_set *set,
 		       const struct rap_stream_fault *f,
 		       const struct rap_cache_view *view,

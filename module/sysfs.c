@@ -14,7 +14,7 @@
  *   rapolicy/             arm A's policies, version
  *   rapolicy/ab/          arm B's policies, mode, cgroup, sample_permille, salt
  *   rapolicy/stats/       counters of both arms, reset, elapsed_ms,
- *                         settings_changed, buckets
+ *                         settings_changed, buckets, streams_flush
  *   rapolicy/stats/{a,b}/ counters of one arm
  */
 #include <linux/atomic.h>
@@ -296,6 +296,27 @@ static ssize_t reset_store(struct kobject *kobj, struct kobj_attribute *attr,
 	return count;
 }
 
+/*
+ * Drop the stream tracker's streams of both arms, so that counts start
+ * from none, as reset starts the counters
+ */
+static ssize_t streams_flush_store(struct kobject *kobj,
+				   struct kobj_attribute *attr,
+				   const char *buf, size_t count)
+{
+	bool flush;
+	int err;
+
+	err = kstrtobool(buf, &flush);
+	if (err)
+		return err;
+	if (!flush)
+		return -EINVAL;
+	rap_tracker_flush(RAP_ARM_A);
+	rap_tracker_flush(RAP_ARM_B);
+	return count;
+}
+
 static ssize_t elapsed_ms_show(struct kobject *kobj,
 			       struct kobj_attribute *attr, char *buf)
 {
@@ -331,12 +352,14 @@ static struct kobj_attribute rap_reset_attr = __ATTR_WO(reset);
 static struct kobj_attribute rap_buckets_attr = __ATTR_RO(buckets);
 static struct kobj_attribute rap_elapsed_attr = __ATTR_RO(elapsed_ms);
 static struct kobj_attribute rap_changed_attr = __ATTR_RO(settings_changed);
+static struct kobj_attribute rap_streams_flush_attr = __ATTR_WO(streams_flush);
 
 static struct attribute *rap_stats_ctl_attrs[] = {
 	&rap_reset_attr.attr,
 	&rap_elapsed_attr.attr,
 	&rap_changed_attr.attr,
 	&rap_buckets_attr.attr,
+	&rap_streams_flush_attr.attr,
 	NULL,
 };
 

@@ -12,6 +12,11 @@
 
 #define rap_test kunit
 #define RAP_EXPECT(t, cond) KUNIT_EXPECT_TRUE(t, cond)
+/* compared as unsigned long long, as the host build does: values printed */
+#define RAP_EXPECT_EQ(t, a, b)						\
+	KUNIT_EXPECT_EQ(t, (unsigned long long)(a), (unsigned long long)(b))
+#define RAP_EXPECT_LE(t, a, b)						\
+	KUNIT_EXPECT_LE(t, (unsigned long long)(a), (unsigned long long)(b))
 
 #include "stream_cases.h"
 

@@ -68,6 +68,14 @@ for v in 0 no 2 "$long"; do
 done
 [ "$ok" = 0 ] && [ "$miss" -gt 0 ] && [ "$(counter sync_miss)" = "$miss" ]
 tap $? "stats/reset: anything but a true value fails and resets nothing (sync_miss $miss)"
+ok=0
+for v in 0 no 2 "$long"; do
+	! printf '%s' "$v" 2>/dev/null >"$RAPOLICY_SYSFS/stats/streams_flush" ||
+		{ echo "# stats/streams_flush accepted '$(printf '%s' "$v" | head -c 40)'"; ok=1; }
+done
+tap $ok "stats/streams_flush: anything but a true value fails"
+echo 1 >"$RAPOLICY_SYSFS/stats/streams_flush"
+tap $? "stats/streams_flush: 1 works"
 
 # Racing writers: whatever wins, the file holds one valid value.
 i=0
@@ -89,6 +97,7 @@ rc=$?
 [ $rc != 0 ] && grep -q "^\[off\]" "$RAPOLICY_SYSFS/descending_thp"
 tap $? "a non-root write is refused ($rc) and changes nothing"
 [ "$(stat -c %a "$RAPOLICY_SYSFS/descending_thp")" = 644 ] &&
-	[ "$(stat -c %a "$RAPOLICY_SYSFS/stats/reset")" = 200 ]
-tap $? "modes: policies 0644, stats/reset 0200"
+	[ "$(stat -c %a "$RAPOLICY_SYSFS/stats/reset")" = 200 ] &&
+	[ "$(stat -c %a "$RAPOLICY_SYSFS/stats/streams_flush")" = 200 ]
+tap $? "modes: policies 0644, stats/reset and stats/streams_flush 0200"
 tap_end

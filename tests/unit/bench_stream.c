@@ -43,6 +43,8 @@ struct rap_test {
 	int failures;
 };
 #define RAP_EXPECT(t, cond) ((t)->failures += !(cond))
+#define RAP_EXPECT_EQ(t, a, b) RAP_EXPECT(t, (a) == (b))
+#define RAP_EXPECT_LE(t, a, b) RAP_EXPECT(t, (a) <= (b))
 #include "../../module/tests/stream_cases.h"
 
 int main(void)

@@ -36,4 +36,14 @@ struct rap_test {
 		}							\
 	} while (0)
 
+#define RAP_EXPECT_LE(t, a, b)						\
+	do {								\
+		unsigned long long _a = (a), _b = (b);			\
+		if (_a > _b) {						\
+			printf("# %s:%d: expected %s <= %s, got %llu and %llu\n", \
+			       __FILE__, __LINE__, #a, #b, _a, _b);	\
+			(t)->failures++;				\
+		}							\
+	} while (0)
+
 #endif /* RAP_TEST_H */

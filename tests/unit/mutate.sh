@@ -1,0 +1,96 @@
+#!/bin/bash
+# make mutate: each match rule, state and flag of the stream tracker
+# (module/stream.c) removed in turn, and the victim choice changed; every
+# mutant must fail at least one host case (tests/unit/test_stream.c) or a
+# claimed invariant of the generated patterns (pattern_stream, 1000 draws).
+# Prints TAP, one test per mutant, and writes the table to
+# build/mutate/MUTATION.md (docs/MUTATION.md is its committed copy).
+#   mutate.sh [NAME...]    only the named mutants
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+out=$top/build/mutate
+mkdir -p "$out"
+
+# name|what it removes|perl substitution on module/stream.c
+mutants=$(cat <<'EOF'
+match-stride|the stride match (exactly one stride on)|s/return RAP_MATCH_STRIDE;/;/
+match-skip|the skip match (a few strides on)|s/return RAP_MATCH_SKIP;/;/
+match-short|the shorter match (a stride shorter than learnt)|s/return RAP_MATCH_SHORT;/;/
+match-dense|the dense match (continues the cached pages behind it)|s/return RAP_MATCH_DENSE;/;/
+match-descent|the descent match (a run below the one walked)|s/return RAP_MATCH_DESCENT;/;/
+match-near|the near match (a distance to try)|s/return RAP_MATCH_NEAR;/;/
+flag-span|the span flag (reads whole spans)|s/s->span\b(?!\s*=[^=])/false/g
+flag-dense|the dense flag|s/s->dense\b(?!\s*=[^=])/false/g
+flag-done|the done flag (ran into the VMA's start)|s/s->done\b(?!\s*=[^=])/false/g
+flag-lost|the lost flag (stock lost the stream)|s/s->lost\b(?!\s*=[^=])/false/g
+state-follow|the FOLLOW state (a stream follows stock's marker)|s/(static bool rap_stream_adopt\([^{]*\{\n)/$1\treturn false;\n/
+state-trial|TRIAL apart from IDLE|s/(static void rap_stream_settle\([^{]*\{\n)/$1\ts->state = RAP_STREAM_IDLE;\n\treturn;\n/
+age-hold|the hold of a marked stream (plain LRU)|s/(static bool rap_stream_held\([^{]*\{\n)/$1\treturn false;\n/
+age-never|aging of marked streams (held for ever)|s/set->clock - s->age < RAP_STREAM_HOLD/true/
+victim-lru|the victim: least recent of all, held or not|s/return idle \? idle : victim;/return victim;/
+age-reap|expiry by time (RAP_STREAM_REAP_MS)|s/now - s->seen <= RAP_STREAM_REAP_MS/true/
+victim-first|the victim: the first way that is not free|s/return idle \? idle : victim;/return &set->way[0];/
+victim-mru|the victim: the most recent|s/set->clock - s->age > set->clock - (victim|idle)->age/set->clock - s->age < set->clock - $1->age/g
+lotsamiss-page|the page-only read past MMAP_LOTSAMISS|s/(static bool rap_stream_page_only\([^{]*\{\n)/$1\treturn false;\n/
+lotsamiss-once|a window's marker hit lowering mmap_miss (reads counted once)|s/2 \* s->reads/s->reads/g
+rule-walked|a backward walker read as a span|s/(static bool rap_stream_walked\([^{]*\{\n[^\n]*\n[^\n]*\n[^\n]*\n)/$1\treturn false;\n/
+rule-around|stock's window around a strided touch|s/(static bool rap_stream_around\([^{]*\{\n)/$1\treturn false;\n/
+rule-untouched|a stride with nothing touched between its misses|s/(static bool rap_stream_untouched\([^{]*\{\n[^\n]*\n[^\n]*\n[^\n]*\n[^\n]*\n[^\n]*\n)/$1\treturn true;\n/
+rule-own-first|a task's own streams first|s/if \(!m \|\| \(best && mine && !own\)\)/if (!m)/; s/!best \|\| own != mine \|\| /!best || /
+EOF
+)
+
+# A copy of what the host build includes, with module/stream.c mutated
+prepare() {
+	rm -rf "$out/tree" && mkdir -p "$out/tree/module/tests" "$out/tree/tests/unit"
+	cp "$top"/module/{stream.c,stream.h,policy.h,table.h} "$out/tree/module/"
+	cp "$top"/module/tests/stream_cases.h "$out/tree/module/tests/"
+	cp "$top"/tests/unit/{test_stream.c,pattern_stream.c,pattern_gen.h,stream_model.h,rap_test.h,kernel_compat.h} \
+		"$out/tree/tests/unit/"
+}
+
+# run NAME: "killed by CASE" or "survived" on stdout
+run() {
+	local u=$out/tree/tests/unit first
+	${CC:-cc} -std=c11 -w -O1 -I"$u" -o "$out/test_stream" "$u/test_stream.c" 2>"$out/cc.log" &&
+		${CC:-cc} -std=c11 -w -O2 -I"$u" -o "$out/pattern_stream" "$u/pattern_stream.c" 2>>"$out/cc.log" ||
+		{ echo "does not build"; return; }
+	first=$("$out/test_stream" | sed -n 's/^not ok [0-9]* - //p' | head -n 1)
+	[ -n "$first" ] && { echo "$first"; return; }
+	first=$("$out/pattern_stream" -n 1000 | sed -n 's/^not ok [0-9]* - patterns: \([^:]*\):.*/patterns: \1/p' | head -n 1)
+	[ -n "$first" ] && { echo "$first"; return; }
+	echo "survived"
+}
+
+n=0 bad=0
+table=$out/MUTATION.md
+{
+	echo "| mutant | removes | first failing case |"
+	echo "|---|---|---|"
+} >"$table"
+while IFS='|' read -r name what subst; do
+	[ -n "$name" ] || continue
+	if [ $# -gt 0 ] && ! printf '%s\n' "$@" | grep -qx "$name"; then
+		continue
+	fi
+	prepare
+	perl -0pi -e "$subst" "$out/tree/module/stream.c"
+	n=$((n + 1))
+	if cmp -s "$top/module/stream.c" "$out/tree/module/stream.c"; then
+		echo "not ok $n - mutant $name: the substitution changed nothing"
+		bad=1
+		continue
+	fi
+	result=$(run)
+	echo "| \`$name\` | $what | $result |" >>"$table"
+	case $result in
+	survived|"does not build")
+		echo "not ok $n - mutant $name ($what): $result"
+		bad=1 ;;
+	*)
+		echo "ok $n - mutant $name killed by $result" ;;
+	esac
+done <<<"$mutants"
+echo "1..$n"
+echo "# table: $table"
+exit $bad

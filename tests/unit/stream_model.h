@@ -1,0 +1,270 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A model of the mmap fault path over many files for the stream tracker's
+ * generated patterns (pattern_stream.c): the fault path of the shared
+ * cases' rap_sim (module/tests/stream_cases.h), one readahead state and
+ * one mmap_miss per file as struct file keeps them, and one tracker table
+ * of RAP_STREAM_SETS sets for all files, as one arm of the module has.
+ *
+ * Include after module/stream.c.
+ */
+#ifndef RAP_STREAM_MODEL_H
+#define RAP_STREAM_MODEL_H
+
+#include <stdlib.h>
+#include <string.h>
+
+#define PM_CACHED	1
+#define PM_MARKED	2
+#define PM_MAPPED	4
+#define PM_AROUND	16UL		/* fault_around_bytes, 64 KiB */
+#define PM_MAX		1024UL		/* 2 << the largest folio order, 9 */
+#define PM_READERS	64		/* reader slots counted apart */
+
+struct pm_file {
+	unsigned char *page;
+	unsigned long pages;
+	pgoff_t ra_start;
+	unsigned long ra_size, ra_async;
+	unsigned int mmap_miss;
+};
+
+struct pm {
+	struct pm_file *file;
+	unsigned int nfiles;
+	struct rap_stream_set set[RAP_STREAM_SETS];
+	unsigned long ra_pages;
+	enum rap_mapping_kind kind;
+	bool tracker;
+	u32 reader;		/* the task that touches next */
+	unsigned int slot;	/* the reader slot its misses count for */
+	u32 now;		/* ms */
+	unsigned long misses, pages_read, replaced;
+	unsigned long slot_misses[PM_READERS];
+	unsigned long slot_pages[PM_READERS];	/* read on its touches */
+};
+
+static void pm_init(struct pm *m, unsigned int nfiles,
+		    const unsigned long *pages, unsigned long ra_pages,
+		    enum rap_mapping_kind kind, bool tracker)
+{
+	unsigned int i;
+
+	memset(m, 0, sizeof(*m));
+	m->file = calloc(nfiles, sizeof(*m->file));
+	m->nfiles = nfiles;
+	for (i = 0; i < nfiles; i++) {
+		m->file[i].pages = pages[i];
+		m->file[i].page = calloc(pages[i], 1);
+	}
+	m->ra_pages = ra_pages;
+	m->kind = kind;
+	m->tracker = tracker;
+}
+
+static void pm_free(struct pm *m)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->nfiles; i++)
+		free(m->file[i].page);
+	free(m->file);
+}
+
+static unsigned long pm_max(const struct pm *m)
+{
+	return m->ra_pages > PM_MAX ? m->ra_pages : PM_MAX;
+}
+
+static bool pm_has_folio(const void *ctx, pgoff_t index)
+{
+	const struct pm_file *f = ctx;
+
+	return index < f->pages && (f->page[index] & PM_CACHED);
+}
+
+static bool pm_has_range(const void *ctx, pgoff_t first, pgoff_t last)
+{
+	pgoff_t i;
+
+	for (i = first; i <= last; i++)
+		if (pm_has_folio(ctx, i))
+			return true;
+	return false;
+}
+
+static bool pm_mapped(const void *ctx, pgoff_t index)
+{
+	const struct pm_file *f = ctx;
+
+	return index < f->pages && (f->page[index] & PM_MAPPED);
+}
+
+/* page_cache_ra_order(): skip cached pages, mark the folio of the marker */
+static void pm_read(struct pm *m, struct pm_file *f, pgoff_t start,
+		    unsigned long size, unsigned long async_size,
+		    unsigned int order)
+{
+	pgoff_t mark = async_size && async_size <= size ?
+		       start + size - async_size : (pgoff_t)-1;
+	unsigned long unit = 1UL << order;
+	pgoff_t i;
+
+	for (i = start; i < start + size && i < f->pages; i++) {
+		if (f->page[i] & PM_CACHED)
+			continue;
+		f->page[i] = PM_CACHED;
+		if (mark != (pgoff_t)-1 && i >> order == mark >> order &&
+		    (i & ~(unit - 1)) >= start)
+			f->page[i] |= PM_MARKED;
+		m->pages_read++;
+		m->slot_pages[m->slot]++;
+	}
+	f->ra_start = start;
+	f->ra_size = size;
+	f->ra_async = async_size;
+}
+
+static bool pm_decide(struct pm *m, unsigned int fi,
+		      enum ra_policy_point point, pgoff_t index,
+		      struct ra_policy_window *win)
+{
+	struct pm_file *file = &m->file[fi];
+	bool sized = point != RA_POLICY_SYNC_SEQ && point != RA_POLICY_ASYNC;
+	struct rap_cache_view view = {
+		.ctx = file,
+		.has_folio = pm_has_folio,
+		.has_range = pm_has_range,
+		.mapped = pm_mapped,
+	};
+	struct rap_stream_fault f = {
+		.key = { .inode = 0x10000 + 64UL * fi, .ino = fi + 1, .dev = 8,
+			 .generation = 1 },
+		.reader = m->reader,
+		.now = m->now,
+		.point = point,
+		.kind = m->kind,
+		.index = index,
+		.vma_start = 0,
+		.vma_end = file->pages,
+		.ra_pages = m->ra_pages,
+		/* as tracker.c: stock's window, or ra_pages from the fault */
+		.stock_start = sized ? win->start : index,
+		.stock_pages = sized ? win->size : m->ra_pages,
+		.max_pages = pm_max(m),
+		.thp_order = 9,
+		.max_order = 9,
+		.fault_around_pages = PM_AROUND,
+		.stock_seq = point == RA_POLICY_ASYNC &&
+			     index == file->ra_start + file->ra_size -
+				      file->ra_async,
+		.stock_next = file->ra_start + file->ra_size,
+	};
+	unsigned int did;
+	struct rap_stream_set *set;
+
+	if (!m->tracker || !rap_stream_wants(&f))
+		return false;
+	set = &m->set[rap_stream_hash(&f.key) % RAP_STREAM_SETS];
+	return rap_stream_decide(set, &f, &view, win, &did);
+}
+
+static void pm_read_win(struct pm *m, struct pm_file *f,
+			const struct ra_policy_window *win)
+{
+	unsigned long size = win->size < pm_max(m) ? win->size : pm_max(m);
+
+	pm_read(m, f, win->start, size,
+		win->async_size < size ? win->async_size : size, win->order);
+}
+
+static void pm_miss(struct pm *m, unsigned int fi, pgoff_t p)
+{
+	struct pm_file *f = &m->file[fi];
+	struct ra_policy_window win = { 0 };
+	enum ra_policy_point point = m->kind == RAP_MAP_SEQ ?
+		RA_POLICY_SYNC_SEQ : RA_POLICY_SYNC_AROUND;
+
+	m->misses++;
+	m->slot_misses[m->slot]++;
+	/* read-around gives up: no window, no hook (MMAP_LOTSAMISS) */
+	if (m->kind == RAP_MAP_AROUND && ++f->mmap_miss > 100) {
+		f->page[p] = PM_CACHED;
+		m->pages_read++;
+		return;
+	}
+	win.start = p;
+	win.size = m->ra_pages;
+	if (m->kind != RAP_MAP_SEQ) {
+		win.start = p > m->ra_pages / 2 ? p - m->ra_pages / 2 : 0;
+		win.async_size = m->ra_pages / 4;
+	}
+	if (pm_decide(m, fi, point, p, &win)) {
+#ifdef PM_TRACE
+		printf("# miss %lu: window %lu+%lu async %lu order %u\n", p,
+		       win.start, win.size, win.async_size, win.order);
+#endif
+		m->replaced++;
+		pm_read_win(m, f, &win);
+	} else if (m->kind == RAP_MAP_SEQ) {
+		pm_read(m, f, p, m->ra_pages, 0, 0);
+	} else {
+		pm_read(m, f, p > m->ra_pages / 2 ? p - m->ra_pages / 2 : 0,
+			m->ra_pages, m->ra_pages / 4, 0);
+	}
+	if (!(f->page[p] & PM_CACHED)) {
+		f->page[p] = PM_CACHED;
+		m->pages_read++;
+	}
+}
+
+static void pm_marker(struct pm *m, unsigned int fi, pgoff_t p)
+{
+	struct pm_file *f = &m->file[fi];
+	struct ra_policy_window win = { .start = p + 1, .size = m->ra_pages };
+	unsigned long size;
+	pgoff_t i;
+
+	if (f->mmap_miss)
+		f->mmap_miss--;
+	for (i = p; i < f->pages && (f->page[i] & PM_MARKED); i++)
+		f->page[i] &= ~PM_MARKED;
+	for (i = p; i-- > 0 && (f->page[i] & PM_MARKED);)
+		f->page[i] &= ~PM_MARKED;
+	if (pm_decide(m, fi, RA_POLICY_ASYNC, p, &win)) {
+#ifdef PM_TRACE
+		printf("# hit %lu: window %lu+%lu async %lu order %u\n", p,
+		       win.start, win.size, win.async_size, win.order);
+#endif
+		m->replaced++;
+		pm_read_win(m, f, &win);
+		return;
+	}
+	/* page_cache_async_ra(): the next window if sequential, else ra_pages */
+	if (p == f->ra_start + f->ra_size - f->ra_async) {
+		size = 2 * f->ra_size < m->ra_pages ? 2 * f->ra_size :
+		       m->ra_pages;
+		pm_read(m, f, f->ra_start + f->ra_size, size, size, 0);
+	} else {
+		pm_read(m, f, p + 1, m->ra_pages, m->ra_pages, 0);
+	}
+}
+
+/* A touch of page @p of file @fi, and do_fault_around() */
+static void pm_touch(struct pm *m, unsigned int fi, pgoff_t p)
+{
+	struct pm_file *f = &m->file[fi];
+	pgoff_t i = p & ~(PM_AROUND - 1);
+
+	if (p >= f->pages)
+		return;
+	if (!(f->page[p] & PM_CACHED))
+		pm_miss(m, fi, p);
+	else if (f->page[p] & PM_MARKED)
+		pm_marker(m, fi, p);
+	for (; i < (p | (PM_AROUND - 1)) + 1 && i < f->pages; i++)
+		if (f->page[i] & PM_CACHED)
+			f->page[i] |= PM_MAPPED;
+}
+
+#endif /* RAP_STREAM_MODEL_H */
