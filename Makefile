@@ -67,6 +67,7 @@ bpf:
 vm-prereqs: userspace
 	@$(CC) -static -O2 -std=c11 -Wall -Wextra -Werror -o $(BUILD)/bin/strider tests/guest/strider.c
 	@$(CC) -static -O2 -std=c11 -Wall -Wextra -Werror -pthread -o $(BUILD)/bin/patwalk tests/guest/patwalk.c
+	@$(CC) -static -O2 -std=c11 -Wall -Wextra -Werror -o $(BUILD)/bin/phaser tests/guest/phaser.c
 	@if [ -f $(KDIR)/.config ] && grep -q '^CONFIG_READAHEAD_POLICY=y' $(KDIR)/.config; then \
 		$(MAKE) -s -C $(KDIR) M=$(TOP) modules; \
 	fi

@@ -127,18 +127,36 @@ static bool rap_mmap_ra(const struct ra_policy_fault *fault,
 	enum rap_arm arm = rap_arm_of(fault->file);
 	struct rap_settings s;
 	unsigned int did;
-	bool replaced;
+	bool replaced, stream;
 
 	if (fault->point >= RA_POLICY_NR_POINTS)
 		return false;
 	rap_settings_read(arm, &s);
 	did = 0;
-	replaced = s.bpf == RAP_BPF_ON && rap_bpf_mmap_ra(fault, win, arm);
-	if (!replaced)
-		replaced = s.streams == RAP_STREAMS_ON &&
-			   rap_tracker_mmap_ra(fault, &f, &view, win, arm);
+	/* a BPF policy's window or a stream tracker's is theirs to read */
+	stream = s.bpf == RAP_BPF_ON && rap_bpf_mmap_ra(fault, win, arm);
+	if (!stream)
+		stream = s.streams == RAP_STREAMS_ON &&
+			 rap_tracker_mmap_ra(fault, &f, &view, win, arm);
+	replaced = stream;
 	if (!replaced)
 		replaced = rap_decide_window(&s, &f, &view, win, &did);
+	/*
+	 * A descending policy's window at a miss rests on that miss alone
+	 * (the page above cached, the one below not), which random misses
+	 * among cached pages meet now and then: random_miss may cut it. Its
+	 * window at a marker continues a stream it started.
+	 */
+	if (fault->point == RA_POLICY_ASYNC)
+		stream |= !!(did & RAP_DID_STREAMS);
+	/* last: it only ever cuts the window down to the faulting page */
+	if (s.random_miss == RAP_RANDOM_MISS_FAULT &&
+	    rap_random_mmap_ra(fault, win, stream, arm)) {
+		/* the window read is random_miss's: count only its bound */
+		did &= ~(RAP_DID_STREAMS | RAP_DID_ORDER_RAISE |
+			 RAP_DID_VMA_CLAMP);
+		replaced = true;
+	}
 	rap_count_window(arm, fault->point, did);
 	return replaced;
 }
@@ -150,14 +168,16 @@ static bool rap_mmap_hit(const struct ra_policy_hit *hit)
 	struct rap_settings s;
 	bool counted;
 
+	rap_settings_read(arm, &s);
 	if (hit->pmd) {
-		rap_settings_read(arm, &s);
 		counted = rap_decide_pmd_hit(&s, hit->eligible);
 		if (counted)
 			rap_stat_add(arm, RAP_STAT_pmd_hit, 1);
 	} else {
 		counted = hit->eligible;
 	}
+	if (s.random_miss == RAP_RANDOM_MISS_FAULT)
+		counted = rap_random_mmap_hit(hit, counted, arm);
 	if (counted)
 		rap_stat_add(arm, RAP_STAT_mmap_hit, 1);
 	return counted;
@@ -187,6 +207,7 @@ static int __init rapolicy_init(void)
 	int err;
 
 	rap_tracker_init();
+	rap_random_init();
 	err = rap_stats_init();
 	if (err)
 		return err;

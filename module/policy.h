@@ -28,6 +28,7 @@ enum rap_descending_around { RAP_DESC_AROUND_OFF, RAP_DESC_AROUND_WINDOW,
 			     RAP_DESC_AROUND_STREAM };
 enum rap_streams { RAP_STREAMS_OFF, RAP_STREAMS_ON };
 enum rap_bpf { RAP_BPF_OFF, RAP_BPF_ON };
+enum rap_random_miss { RAP_RANDOM_MISS_OFF, RAP_RANDOM_MISS_FAULT };
 enum rap_vma_limit { RAP_VMA_LIMIT_NONE, RAP_VMA_LIMIT_ALWAYS,
 		     RAP_VMA_LIMIT_NEAR_END };
 /* sync_mmap_order: off, fault_around, or RAP_SYNC_ORDER_BASE + order */
@@ -90,6 +91,10 @@ enum rap_decision {
 	RAP_DID_ORDER_RAISE	= 1 << 4,
 	RAP_DID_DESCENDING_AROUND = 1 << 5,
 };
+
+/* The decisions that read a stream's window */
+#define RAP_DID_STREAMS	(RAP_DID_DESCENDING_THP | RAP_DID_DESCENDING_SEQ | \
+			 RAP_DID_DESCENDING_AROUND)
 
 bool rap_descending(const struct rap_cache_view *view, pgoff_t index,
 		    unsigned long nr);

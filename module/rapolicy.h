@@ -79,6 +79,14 @@ bool rap_bpf_mmap_ra(const struct ra_policy_fault *fault,
 int rap_bpf_init_module(void);
 extern const struct attribute_group rap_bpf_group;
 
+/* random_table.c */
+void rap_random_init(void);
+bool rap_random_mmap_ra(const struct ra_policy_fault *fault,
+			struct ra_policy_window *win, bool stream,
+			enum rap_arm arm);
+bool rap_random_mmap_hit(const struct ra_policy_hit *hit, bool counted,
+			 enum rap_arm arm);
+
 /* ab.c: a fault's arm and the bucket of its randomization unit */
 struct rap_unit {
 	enum rap_arm arm;

@@ -52,6 +52,9 @@ RAP_POLICY(streams, 0,
 RAP_POLICY(bpf, 0,
 	   "the loaded BPF policy (struct rapolicy_ops) decides first",
 	   "off", "on")
+RAP_POLICY(random_miss, 0,
+	   "read only the faulting page while a file's read-around goes unused",
+	   "off", "fault")
 
 RAP_STAT(sync_miss, "synchronous mmap misses (major faults)")
 RAP_STAT(sync_thp, "misses offered a window, VM_HUGEPAGE")
@@ -74,6 +77,10 @@ RAP_STAT(stream_sync, "windows the stream tracker read on a miss")
 RAP_STAT(stream_async, "windows the stream tracker read on a hit of its marker")
 RAP_STAT(stream_lookups, "readahead decisions the stream tracker took part in")
 RAP_STAT(stream_cost, "nanoseconds the stream tracker spent on them (one in 16 timed)")
+RAP_STAT(random_fault, "misses random_miss read only the faulting page of")
+RAP_STAT(random_return, "random files read-around came back to, on a run of misses")
+RAP_STAT(random_credit, "mmap_miss increments random_miss took back")
+RAP_STAT(random_marker, "marker hits of random files that read nothing more")
 
 #undef RAP_POLICY
 #undef RAP_STAT

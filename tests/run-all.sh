@@ -47,6 +47,7 @@ run_suite style bash tests/style.sh
 run_suite unit-policy bash tests/unit/run.sh
 run_suite unit-stream bash tests/unit/run-stream.sh
 run_suite unit-patterns bash tests/unit/run-patterns.sh
+run_suite unit-random bash tests/unit/run-random.sh
 run_suite unit-userspace make -s -C userspace test BUILD="$top/build"
 run_suite unit-userspace-asan make -s -C userspace test-asan BUILD="$top/build"
 run_suite unit-userspace-valgrind make -s -C userspace test-valgrind BUILD="$top/build"
@@ -73,6 +74,8 @@ run_suite kernel-6.12 env KERNEL_SERIES=6.12 bash tests/vm/run-series-tests.sh
 run_suite kernel-7.2 env KERNEL_SERIES=7.2 bash tests/vm/run-series-tests.sh
 # LMDB, a parallel loader and Debian's sqlite3 in the guest (about a minute)
 run_suite clients bash tests/clients/run.sh
+# random_miss with LMDB's mdb_get and sqlite point lookups (about a minute)
+run_suite random-clients bash tests/clients/run-random.sh
 # Its own boot: the disk throttled to 2 I/Os per second keeps a page under
 # writeback while the test faults on it.
 run_suite writeback tests/vm/vm-run --mem 1024 --throttle-iops 2 \

@@ -409,6 +409,9 @@ if [ "$smoke" = 0 ]; then
 	rm -f "$work/clients.txt"
 	bash "$bench/clients.sh" --iops "$IOPS" --bps "$BPS" --reps "$REPS" ||
 		log "the real-client run failed: no real-client table (log in $work/vm-clients.log)"
+	log "random walks over random shares (random_miss): docs/bench/random.{txt,svg}"
+	bash "$bench/random.sh" "$svgdir" >"$work/vm-random.log" 2>&1 ||
+		log "the random sweep failed: no random plot (log in $work/vm-random.log)"
 	log "the stream tracker's cost per fault"
 	"$top/tests/vm/vm-run" --mem 1024 --add "$top/tests/guest" -- \
 		sh /add/guest/tracker_cost.sh >"$work/vm-tracker.log" 2>&1 ||

@@ -13,6 +13,13 @@
  *                               one read transaction, every record visited
  *                               in key order or backwards; every value
  *                               byte summed
+ *   lmdb_scan get DIR PERMILLE normal|nordahead
+ *                               one read transaction, mdb_get of PERMILLE
+ *                               per 1000 of the records, pseudo-random
+ *                               keys (a fixed sequence), every value byte
+ *                               summed; nordahead opens the environment
+ *                               with MDB_NORDAHEAD (LMDB's
+ *                               madvise(MADV_RANDOM) of its map)
  *
  * Prints "key: value" lines: records, value_bytes, checksum.
  */
@@ -186,12 +193,75 @@ static int scan(const char *dir, const char *how)
 	return 0;
 }
 
+/* xorshift64: the same keys on every run */
+static uint64_t next_key(uint64_t *x, uint64_t n)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x % n;
+}
+
+static int get_random(const char *dir, const char *permille, const char *how)
+{
+	uint64_t records = 0, bytes = 0, sum = 0, n, want, i, x = 1;
+	unsigned int flags = MDB_RDONLY;
+	unsigned char kb[8];
+	MDB_val key = { sizeof(kb), kb }, val;
+	unsigned long pm = strtoul(permille, NULL, 10);
+	MDB_stat st;
+	MDB_env *env;
+	MDB_txn *txn;
+	MDB_dbi dbi;
+	int rc;
+
+	if (!strcmp(how, "nordahead")) {
+		flags |= MDB_NORDAHEAD;
+	} else if (strcmp(how, "normal")) {
+		fprintf(stderr, "lmdb_scan: get is normal or nordahead, not %s\n", how);
+		return 2;
+	}
+	if (!pm || pm > 1000) {
+		fprintf(stderr, "lmdb_scan: bad permille %s (1..1000)\n", permille);
+		return 2;
+	}
+	if (open_env(&env, dir, 0, flags))
+		return 1;
+	rc = mdb_txn_begin(env, NULL, MDB_RDONLY, &txn);
+	if (rc)
+		return fail("mdb_txn_begin", rc);
+	rc = mdb_dbi_open(txn, NULL, 0, &dbi);
+	if (rc)
+		return fail("mdb_dbi_open", rc);
+	rc = mdb_stat(txn, dbi, &st);
+	if (rc)
+		return fail("mdb_stat", rc);
+	n = st.ms_entries;
+	want = n * pm / 1000;
+	for (i = 0; i < want; i++) {
+		be64(kb, next_key(&x, n));
+		rc = mdb_get(txn, dbi, &key, &val);
+		if (rc)
+			return fail("mdb_get", rc);
+		records++;
+		bytes += val.mv_size;
+		sum += sum_value(&val);
+	}
+	mdb_txn_abort(txn);
+	mdb_env_close(env);
+	printf("records: %" PRIu64 "\nvalue_bytes: %" PRIu64 "\nchecksum: %" PRIu64 "\n",
+	       records, bytes, sum);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 4 && !strcmp(argv[1], "fill"))
 		return fill(argv[2], argv[3]);
 	if (argc == 4 && !strcmp(argv[1], "scan"))
 		return scan(argv[2], argv[3]);
-	fprintf(stderr, "usage: lmdb_scan fill DIR MIB | lmdb_scan scan DIR forward|reverse\n");
+	if (argc == 5 && !strcmp(argv[1], "get"))
+		return get_random(argv[2], argv[3], argv[4]);
+	fprintf(stderr, "usage: lmdb_scan fill DIR MIB | lmdb_scan scan DIR forward|reverse | lmdb_scan get DIR PERMILLE normal|nordahead\n");
 	return 2;
 }

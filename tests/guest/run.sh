@@ -22,9 +22,10 @@ case $(uname -r) in
 	skip_streams="its memcg no-regression window (1% around two stock walks) is narrower than 6.12's own spread between stock walks; series-guest.sh's reverse and memcg suites check best there"
 	skip_ab="its arm A expects 7.x's stock count for a MADV_HUGEPAGE reverse walk past MMAP_LOTSAMISS, which 6.12 does not have"
 	skip_tools="it expects every value of the table honoured; series-guest.sh's unavailable suite checks what 6.12 cannot honour"
+	skip_random="its bounds take order-0 reads; 6.12's page_cache_ra_order() reads order-2 folios for them, 4 pages a random touch"
 	;;
 esac
-for s in kunit neutrality policies streams tracker patterns tools ab ab_tool hostile hostile_window bpf; do
+for s in kunit neutrality policies streams tracker patterns random tools ab ab_tool hostile hostile_window bpf; do
 	eval "why=\${skip_$s:-}"
 	if [ -n "$why" ]; then
 		tap_skip "$s.sh on $(uname -r)" "$why"

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rapolicy: random_miss's table of open files and its place in the fault
+ * path.
+ *
+ * RAP_RANDOM_SETS sets of RAP_RANDOM_WAYS mappings (random.c), each under
+ * its own spinlock: the hooks run under rcu_read_lock() and may not sleep.
+ * A mapping's set is chosen by a hash of its key (random.h); the key is
+ * compared, never dereferenced, so a mapping that goes away leaves an
+ * entry that ages out.
+ */
+#include <linux/fs.h>
+#include <linux/hash.h>
+#include <linux/mm.h>
+#include <linux/sched.h>
+#include <linux/spinlock.h>
+
+#include "rapolicy.h"
+#include "random.h"
+
+static struct rap_random_set rap_random_sets[RAP_RANDOM_SETS];
+static spinlock_t rap_random_locks[RAP_RANDOM_SETS];
+
+void rap_random_init(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < RAP_RANDOM_SETS; i++)
+		spin_lock_init(&rap_random_locks[i]);
+}
+
+static struct rap_random_key rap_random_key(const struct vm_area_struct *vma)
+{
+	return (struct rap_random_key){
+		.file = (unsigned long)vma->vm_file,
+		.inode = (unsigned long)file_inode(vma->vm_file),
+		.mm = (unsigned long)vma->vm_mm,
+		.start = vma->vm_start,
+		.reader = task_pid_nr(current),
+	};
+}
+
+static u32 rap_random_set_of(const struct rap_random_key *key)
+{
+	return hash_long(key->file ^ key->mm ^ (key->start >> PAGE_SHIFT) ^
+			 key->reader, ilog2(RAP_RANDOM_SETS));
+}
+
+/**
+ * rap_random_mmap_ra - run a readahead decision through random_miss
+ * @fault: the decision, as the kernel offers it
+ * @win: in: the window to read; out: the faulting page, if true is returned
+ * @stream: another policy replaced @win for a stream it recognised
+ * @arm: the A/B arm, for the counters
+ *
+ * Return: true if @win now holds the faulting page alone.
+ */
+bool rap_random_mmap_ra(const struct ra_policy_fault *fault,
+			struct ra_policy_window *win, bool stream,
+			enum rap_arm arm)
+{
+	const struct rap_random_key key = rap_random_key(fault->vma);
+	const struct rap_random_fault rf = {
+		.point = fault->point,
+		.index = fault->index,
+		/* do_sync_mmap_readahead() counts these misses in mmap_miss */
+		.counted = !(fault->vma->vm_flags & (VM_SEQ_READ | VM_EXEC)),
+		.replaced = stream,
+	};
+	u32 set = rap_random_set_of(&key);
+	struct rap_random *r;
+	unsigned int did = 0;
+	bool shrunk = false;
+
+	if (fault->point != RA_POLICY_SYNC_AROUND &&
+	    fault->point != RA_POLICY_SYNC_THP &&
+	    fault->point != RA_POLICY_ASYNC)
+		return false;
+	spin_lock(&rap_random_locks[set]);
+	r = rap_random_find(&rap_random_sets[set], &key,
+			    fault->point != RA_POLICY_ASYNC);
+	if (r)
+		shrunk = rap_random_decide(r, &rf, win, &did);
+	spin_unlock(&rap_random_locks[set]);
+	if (did & RAP_RANDOM_DID_SHRINK)
+		rap_stat_add(arm, RAP_STAT_random_fault, 1);
+	if (did & RAP_RANDOM_DID_RETURN)
+		rap_stat_add(arm, RAP_STAT_random_return, 1);
+	if (did & RAP_RANDOM_DID_MARKER)
+		rap_stat_add(arm, RAP_STAT_random_marker, 1);
+	return shrunk;
+}
+
+/**
+ * rap_random_mmap_hit - random_miss on a mapping of the faulting address
+ * @hit: the mapping, as the kernel reports it
+ * @counted: whether it lowers mmap_miss without random_miss
+ * @arm: the A/B arm, for the counters
+ *
+ * Return: whether it lowers mmap_miss.
+ */
+bool rap_random_mmap_hit(const struct ra_policy_hit *hit, bool counted,
+			 enum rap_arm arm)
+{
+	const struct rap_random_key key = rap_random_key(hit->vmf->vma);
+	u32 set = rap_random_set_of(&key);
+	struct rap_random *r;
+	unsigned int did = 0;
+
+	spin_lock(&rap_random_locks[set]);
+	r = rap_random_find(&rap_random_sets[set], &key, false);
+	if (r)
+		counted = rap_random_hit(r, hit->vmf->pgoff, counted, &did);
+	spin_unlock(&rap_random_locks[set]);
+	if (did & RAP_RANDOM_DID_CREDIT)
+		rap_stat_add(arm, RAP_STAT_random_credit, 1);
+	return counted;
+}

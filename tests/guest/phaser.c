@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * phaser: one mapping that flips between lookups and a scan, for
+ * random_miss's guest test (tests/guest/random.sh). Through one shared
+ * read-only mapping of FILE, kept open so the file keeps its readahead
+ * state (mmap_miss), from a cold cache each phase:
+ *
+ *   1. lookups: PCT percent of the pages, distinct, in pseudo-random order;
+ *   2. scan: every page, first to last;
+ *   3. lookups again, other pages.
+ *
+ * Before each phase the mapping is zapped (MADV_DONTNEED) and the file's
+ * pages dropped (POSIX_FADV_DONTNEED, checked with mincore()). PCT 0 runs
+ * the scan alone: a fresh scan. Reads one byte per touched page.
+ *
+ *   phaser PCT FILE
+ *
+ * Output: "PHASE_key: value" lines, PHASE one of lookups, scan, again:
+ * touches, major_faults, sectors_read (of the file's block device).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+struct phaser {
+	volatile const unsigned char *map;
+	int fd;
+	dev_t dev;
+	size_t pages;
+	size_t page_size;
+	unsigned long sum;
+};
+
+static void die(const char *what)
+{
+	fprintf(stderr, "phaser: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static long majflt(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		die("getrusage");
+	return ru.ru_majflt;
+}
+
+static long long sectors_read(dev_t dev)
+{
+	char path[64];
+	long long v[3];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/stat", major(dev),
+		 minor(dev));
+	f = fopen(path, "r");
+	if (!f)
+		die(path);
+	if (fscanf(f, "%lld %lld %lld", &v[0], &v[1], &v[2]) != 3) {
+		fprintf(stderr, "phaser: %s: unreadable\n", path);
+		exit(1);
+	}
+	fclose(f);
+	return v[2];
+}
+
+/*
+ * Cached pages of the file; with @wait, read one byte of each through the
+ * file first, which waits for a read still in flight (its folios stay
+ * locked, and DONTNEED skips them)
+ */
+static size_t cached(struct phaser *p, unsigned char *vec, int wait)
+{
+	size_t i, n = 0;
+	char c;
+
+	if (mincore((void *)p->map, p->pages * p->page_size, vec))
+		die("mincore");
+	for (i = 0; i < p->pages; i++) {
+		if (!(vec[i] & 1))
+			continue;
+		n++;
+		if (wait && pread(p->fd, &c, 1, (off_t)(i * p->page_size)) != 1)
+			die("pread");
+	}
+	return n;
+}
+
+/*
+ * Unmap the file's pages and drop them from the cache. The file stays
+ * open: POSIX_FADV_RANDOM and NORMAL change f_mode and ra_pages (back to
+ * the device's read_ahead_kb), never mmap_miss.
+ */
+static void make_cold(struct phaser *p)
+{
+	unsigned char *vec = malloc(p->pages);
+	size_t resident = 0;
+	int round;
+
+	if (!vec)
+		die("malloc");
+	if (madvise((void *)p->map, p->pages * p->page_size, MADV_DONTNEED))
+		die("madvise(MADV_DONTNEED)");
+	if (posix_fadvise(p->fd, 0, 0, POSIX_FADV_RANDOM))
+		die("posix_fadvise");
+	for (round = 0; round < 3; round++) {
+		if (posix_fadvise(p->fd, 0, 0, POSIX_FADV_DONTNEED))
+			die("drop the file's pages");
+		resident = cached(p, vec, round < 2);
+		if (!resident)
+			break;
+	}
+	free(vec);
+	if (resident) {
+		fprintf(stderr, "phaser: %zu pages still cached\n", resident);
+		exit(1);
+	}
+	if (posix_fadvise(p->fd, 0, 0, POSIX_FADV_NORMAL))
+		die("posix_fadvise");
+}
+
+/* xorshift64 */
+static uint64_t next(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+static void report(const char *phase, unsigned long touches, long major,
+		   long long sectors)
+{
+	printf("%s_touches: %lu\n%s_major_faults: %ld\n%s_sectors_read: %lld\n",
+	       phase, touches, phase, major, phase, sectors);
+}
+
+/* @n distinct pages in pseudo-random order, or all in order if @order */
+static void phase(struct phaser *p, const char *name, size_t n, int order,
+		  uint64_t seed)
+{
+	size_t *perm = malloc(p->pages * sizeof(*perm)), i;
+	long major;
+	long long sectors;
+
+	if (!perm)
+		die("malloc");
+	for (i = 0; i < p->pages; i++)
+		perm[i] = i;
+	for (i = 0; !order && i < n; i++) {
+		size_t j = i + next(&seed) % (p->pages - i), t = perm[i];
+
+		perm[i] = perm[j];
+		perm[j] = t;
+	}
+	make_cold(p);
+	major = majflt();
+	sectors = sectors_read(p->dev);
+	for (i = 0; i < n; i++)
+		p->sum += p->map[perm[i] * p->page_size];
+	report(name, n, majflt() - major, sectors_read(p->dev) - sectors);
+	free(perm);
+}
+
+int main(int argc, char **argv)
+{
+	struct phaser p = { 0 };
+	struct stat st;
+	double pct;
+	size_t n;
+
+	if (argc != 3 || (pct = atof(argv[1])) < 0 || pct > 100) {
+		fprintf(stderr, "usage: phaser PCT FILE\n");
+		return 2;
+	}
+	p.fd = open(argv[2], O_RDONLY);
+	if (p.fd < 0 || fstat(p.fd, &st))
+		die(argv[2]);
+	p.dev = st.st_dev;
+	p.page_size = (size_t)sysconf(_SC_PAGESIZE);
+	p.pages = (size_t)st.st_size / p.page_size;
+	if (!p.pages) {
+		fprintf(stderr, "phaser: %s: empty\n", argv[2]);
+		return 1;
+	}
+	p.map = mmap(NULL, p.pages * p.page_size, PROT_READ, MAP_SHARED, p.fd, 0);
+	if (p.map == MAP_FAILED)
+		die("mmap");
+	n = (size_t)(pct * (double)p.pages / 100);
+	if (n)
+		phase(&p, "lookups", n, 0, 1);
+	phase(&p, "scan", p.pages, 1, 0);
+	if (n)
+		phase(&p, "again", n, 0, 2);
+	printf("sum: %lu\n", p.sum);
+	return 0;
+}
