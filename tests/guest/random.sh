@@ -4,12 +4,12 @@
 #
 # - rand1-normal (1% random pages of 128 MiB, read_ahead_kb 64) and
 #   rand5-memcg (5% of 256 MiB, MADV_HUGEPAGE, a 32 MiB memcg, 8192), the
-#   walks of make bench: under the profile best, bytes read within 1.5x
+#   walks of make bench: under the profile random, bytes read within 1.5x
 #   and 4x the bytes touched, major faults within 1.05x and 1.15x
 #   stock's. Stock reads 5.5x and 34x.
 # - phaser (tests/guest/phaser.c): 1% lookups, a scan of the whole
 #   mapping after its pages were dropped, lookups again, one open file: the
-#   scan under best reads what a fresh scan reads (within 1.1x) and takes
+#   scan under the profile random reads what a fresh scan reads (within 1.1x) and takes
 #   at most one major fault more, the miss at which the policy sees the
 #   run; stock has mmap_miss at its cap after the lookups and takes one
 #   major fault per page.
@@ -43,8 +43,8 @@ fi
 modprobe rapolicy || { tap 1 "load rapolicy"; tap_end; }
 [ -w "$S/random_miss" ]
 tap $? "random_miss policy file exists"
-rapolicyctl profile best >/dev/null && grep -q '\[fault\]' "$S/random_miss"
-tap $? "the profile best sets random_miss=fault"
+rapolicyctl profile random >/dev/null && grep -q '\[fault\]' "$S/random_miss"
+tap $? "the profile random sets random_miss=fault"
 f128=$(testfile 128M) && f256=$(testfile 256M) ||
 	{ tap 1 "create the files"; tap_end; }
 
@@ -70,11 +70,11 @@ rand_targets() {
 	shift 7
 	rand "$_n" stock "$_a" "$_p" "$_file" "$_ra" "$@"
 	sm=$r_major sr=$r_read_kb st=$r_touched_kb
-	rand "$_n" best "$_a" "$_p" "$_file" "$_ra" "$@"
+	rand "$_n" random "$_a" "$_p" "$_file" "$_ra" "$@"
 	within "$_rn" 10 "$r_read_kb" "$r_touched_kb" && [ "$r_touched_kb" -gt 0 ]
-	tap $? "$_n: best reads <= $((_rn / 10)).$((_rn % 10))x the KiB touched ($r_read_kb of $r_touched_kb; stock $sr of $st)"
+	tap $? "$_n: random reads <= $((_rn / 10)).$((_rn % 10))x the KiB touched ($r_read_kb of $r_touched_kb; stock $sr of $st)"
 	within "$_fn" 100 "$r_major" "$sm" && [ "$sm" -gt 0 ]
-	tap $? "$_n: best's major faults <= $_fn% of stock's ($r_major, stock $sm)"
+	tap $? "$_n: random's major faults <= $_fn% of stock's ($r_major, stock $sm)"
 }
 
 rand_targets rand1-normal normal 1 "$f128" 64 15 105
@@ -99,18 +99,18 @@ phases() {
 	echo "# phaser $1 $2%: $(echo "$p_out" | grep -v '^sum' | sed 's/: /=/' | tr '\n' ' ')"
 }
 
-phases best 0
+phases random 0
 fresh_major=$p_scan_major fresh_sectors=$p_scan_sectors
 phases stock 1
 stock_major=$p_scan_major stock_sectors=$p_scan_sectors
-phases best 1
+phases random 1
 [ "$fresh_major" -ge 0 ] && [ "$p_scan_major" -le $((fresh_major + 1)) ]
 tap $? "phases: the scan after lookups takes <= a fresh scan's major faults + 1 ($p_scan_major, fresh $fresh_major, stock $stock_major)"
 within 11 10 "$p_scan_sectors" "$fresh_sectors" && [ "$fresh_sectors" -gt 0 ]
 tap $? "phases: the scan after lookups reads <= 1.1x a fresh scan ($p_scan_sectors sectors, fresh $fresh_sectors, stock $stock_sectors)"
 # sectors of 512 bytes, touches of 4 KiB pages: 1.5 x 8 sectors a touch
-within 15 10 "$p_look_sectors" $((${p_look_touches:-0} * 8)) &&
-	within 15 10 "$p_again_sectors" $((${p_again_touches:-0} * 8))
+within 15 10 "$p_look_sectors" $(($p_look_touches * 8)) &&
+	within 15 10 "$p_again_sectors" $(($p_again_touches * 8))
 tap $? "phases: the lookups before and after read <= 1.5x what they touch ($p_look_sectors and $p_again_sectors sectors for $p_look_touches and $p_again_touches pages)"
 
 profile stock

@@ -55,7 +55,7 @@ tap $? "rapolicyctl status: nothing unavailable on $(uname -r)"
 
 # Profiles are absolute
 rapolicyctl profile seed >/dev/null && rapolicyctl profile best >/dev/null &&
-	[ "$(rapolicyctl get | tr '\n' ' ')" = "descending_thp=stream pmd_hit=off descending_seq=stream vma_limit=none sync_mmap_order=off descending_around=stream streams=on bpf=off random_miss=fault " ]
+	[ "$(rapolicyctl get | tr '\n' ' ')" = "descending_thp=stream pmd_hit=off descending_seq=stream vma_limit=none sync_mmap_order=off descending_around=stream streams=on bpf=off random_miss=off " ]
 tap $? "profile seed then best sets every policy as best says"
 rapolicyctl status | grep -qx "profile: best" && rapolicyctl profile verify best >/dev/null
 tap $? "status and profile verify: best"
@@ -118,8 +118,9 @@ tap $? "rawalk --read-ahead-kb $kb walks with it and restores $before ($(value "
 rmmod rapolicy
 out=$(rapolicyctl stats --prometheus)
 rc=$?
-[ $rc = 0 ] && [ "$(echo "$out" | grep -v '^#')" = "rapolicy_up 0" ]
-tap $? "without the module: rapolicy_up 0, exit 0"
+[ $rc = 0 ] && [ "$(echo "$out" | grep -v '^#' | grep -v '^rapolicy_exporter_timestamp_seconds [0-9]')" = "rapolicy_up 0" ] &&
+	echo "$out" | grep -q '^rapolicy_exporter_timestamp_seconds [0-9]'
+tap $? "without the module: rapolicy_up 0 and the exporter's timestamp, exit 0"
 rapolicyctl status 2>/tmp/err
 [ $? = 1 ] && grep -q "modprobe rapolicy" /tmp/err
 tap $? "status without the module: exit 1, what to do"
