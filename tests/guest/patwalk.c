@@ -40,6 +40,9 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#define WALKIO_PROG "patwalk"
+#include "walkio.h"
+
 typedef uint32_t u32;
 typedef unsigned long pgoff_t;
 enum rap_mapping_kind { RAP_MAP_OTHER, RAP_MAP_AROUND, RAP_MAP_SEQ };
@@ -68,12 +71,6 @@ static struct pw {
 	pthread_cond_t turn;
 	unsigned long sum;
 } pw = { .lock = PTHREAD_MUTEX_INITIALIZER, .turn = PTHREAD_COND_INITIALIZER };
-
-static void die(const char *what)
-{
-	fprintf(stderr, "patwalk: %s: %s\n", what, strerror(errno));
-	exit(1);
-}
 
 static void add(unsigned int task, unsigned int slot, unsigned int file,
 		pgoff_t page)
@@ -119,21 +116,6 @@ static void *pw_task(void *arg)
 		__atomic_add_fetch(&pw.slot_faults[slot], ru.ru_majflt,
 				   __ATOMIC_RELAXED);
 	return NULL;
-}
-
-static long long sectors_read(dev_t dev)
-{
-	char path[64];
-	long long v[3];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/stat", major(dev),
-		 minor(dev));
-	f = fopen(path, "r");
-	if (!f || fscanf(f, "%lld %lld %lld", &v[0], &v[1], &v[2]) != 3)
-		die(path);
-	fclose(f);
-	return v[2];
 }
 
 static void set_ra_kb(dev_t dev, unsigned long kb)

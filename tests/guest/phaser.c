@@ -31,6 +31,9 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#define WALKIO_PROG "phaser"
+#include "walkio.h"
+
 struct phaser {
 	volatile const unsigned char *map;
 	int fd;
@@ -39,40 +42,6 @@ struct phaser {
 	size_t page_size;
 	unsigned long sum;
 };
-
-static void die(const char *what)
-{
-	fprintf(stderr, "phaser: %s: %s\n", what, strerror(errno));
-	exit(1);
-}
-
-static long majflt(void)
-{
-	struct rusage ru;
-
-	if (getrusage(RUSAGE_SELF, &ru))
-		die("getrusage");
-	return ru.ru_majflt;
-}
-
-static long long sectors_read(dev_t dev)
-{
-	char path[64];
-	long long v[3];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/stat", major(dev),
-		 minor(dev));
-	f = fopen(path, "r");
-	if (!f)
-		die(path);
-	if (fscanf(f, "%lld %lld %lld", &v[0], &v[1], &v[2]) != 3) {
-		fprintf(stderr, "phaser: %s: unreadable\n", path);
-		exit(1);
-	}
-	fclose(f);
-	return v[2];
-}
 
 /*
  * Cached pages of the file; with @wait, read one byte of each through the

@@ -33,6 +33,9 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#define WALKIO_PROG "strider"
+#include "walkio.h"
+
 struct walk {
 	volatile const unsigned char *map;
 	size_t pages;
@@ -41,44 +44,10 @@ struct walk {
 	unsigned long sum;
 };
 
-static void die(const char *what)
-{
-	fprintf(stderr, "strider: %s: %s\n", what, strerror(errno));
-	exit(1);
-}
-
 static void touch(struct walk *w, size_t page)
 {
 	w->sum += w->map[page * w->page_size];
 	w->touches++;
-}
-
-static long majflt(void)
-{
-	struct rusage ru;
-
-	if (getrusage(RUSAGE_SELF, &ru))
-		die("getrusage");
-	return ru.ru_majflt;
-}
-
-static long long sectors_read(dev_t dev)
-{
-	char path[64];
-	long long v[3];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/stat", major(dev),
-		 minor(dev));
-	f = fopen(path, "r");
-	if (!f)
-		die(path);
-	if (fscanf(f, "%lld %lld %lld", &v[0], &v[1], &v[2]) != 3) {
-		fprintf(stderr, "strider: %s: unreadable\n", path);
-		exit(1);
-	}
-	fclose(f);
-	return v[2];
 }
 
 /*
