@@ -152,10 +152,16 @@ struct dist {
 	bool *ok;
 };
 
-/* The randomization p-value of H(tau) for metric m */
+/*
+ * The randomization p-value of H(tau) for metric m. The statistics are
+ * differences of centred log(1 + y): below ABT_TIE they are rounding, not
+ * data (identical counts in every period centre to that), and count as
+ * ties, which no redraw may beat.
+ */
+#define ABT_TIE	1e-9
 static double pvalue(const struct dist *d, int m, double tau)
 {
-	double obs = fabs(d->a[m][0] - tau * d->g[0]) * (1 - 1e-9);
+	double obs = fabs(d->a[m][0] - tau * d->g[0]) - ABT_TIE;
 	unsigned int ge = 1;
 
 	for (unsigned int i = 1; i < d->n; i++)
