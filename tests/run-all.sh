@@ -86,12 +86,16 @@ run_suite bench-smoke bash tests/bench/bench.sh --smoke
 # whose cold build (about 40 minutes here) does not fit make check's time.
 run_suite stress env STRESS_SECONDS="${CHECK_STRESS_SECONDS:-60}" \
 	STRESS_KERNEL="${CHECK_STRESS_KERNEL:-release}" bash tests/stress/stress.sh
-# The real clients and the stress run on 7.2 and 6.12 too
-for k in 7.2 6.12; do
-	run_suite "clients-$k" env KERNEL_SERIES=$k bash tests/clients/run.sh
-	run_suite "stress-$k" env KERNEL_SERIES=$k STRESS_SECONDS="${CHECK_STRESS_SECONDS:-60}" \
-		STRESS_KERNEL=release bash tests/stress/stress.sh
-done
+# The real clients and the stress run on 7.2 and 6.12 as well
+# (CHECK_ALL_KERNELS=1): not yet run to the end on those kernels, so not
+# in the default check until they have been
+if [ "${CHECK_ALL_KERNELS:-0}" = 1 ]; then
+	for k in 7.2 6.12; do
+		run_suite "clients-$k" env KERNEL_SERIES=$k bash tests/clients/run.sh
+		run_suite "stress-$k" env KERNEL_SERIES=$k STRESS_SECONDS="${CHECK_STRESS_SECONDS:-60}" \
+			STRESS_KERNEL=release bash tests/stress/stress.sh
+	done
+fi
 }
 
 echo
