@@ -30,7 +30,7 @@ case $KERNEL_SERIES in
 *) default_suites="guest" ;;
 esac
 suites=${SERIES_SUITES:-$default_suites}
-args=(--mem 2048 --add "$top/tests/guest" --add "$top/tests/vm/series-guest.sh")
+args=(--timeout 3600 --mem 2048 --add "$top/tests/guest" --add "$top/tests/vm/series-guest.sh")
 # Only neutrality needs no module: do not build one then.
 [ "$suites" != neutrality ] || args+=(--no-module)
 
