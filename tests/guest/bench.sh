@@ -62,7 +62,9 @@ policy_defaults() {
 	set +f
 	for _f in "$RAPOLICY_SYSFS"/*; do
 		[ -f "$_f" ] || continue
-		case ${_f##*/} in version) continue ;; esac
+		# policy files show their values with the current one in
+		# brackets; version and bpf_ops (read-only) do not
+		grep -q '\[' "$_f" || continue
 		_v=$(sed 's/^\[\{0,1\}\([^] ]*\).*/\1/' "$_f")
 		echo "${_f##*/}=$_v"
 	done

@@ -41,7 +41,7 @@ ADVICES="normal seq huge random"
 SPLAT='BUG:|WARNING:|KASAN|kfence|KFENCE|lockdep|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|detected stall|kmemleak|hung task|blocked for more than|soft lockup|hard LOCKUP|Oops|general protection|Call Trace|list_add corruption|list_del corruption|refcount_t:|UBSAN'
 # Boot banners of the debug options, and the command line (kmemleak=on),
 # which match SPLAT but report nothing.
-BANNERS='Command line: |KernelAddressSanitizer initialized|kmemleak: Kernel memory leak detector initialized|kfence: initialized|Lock dependency validator|lockdep|ODEBUG: .*(selftest passed|Out of memory)'
+BANNERS='ommand line: |KernelAddressSanitizer initialized|kmemleak: Kernel memory leak detector initialized|kfence: initialized|Lock dependency validator|lockdep|ODEBUG: .*(selftest passed|Out of memory)'
 # What rawalk says when the mutator took a victim file away under it.
 VICTIM_GONE='cannot open|cannot stat|cannot reopen|is empty, nothing to walk|changed while rawalk was setting up|has only [0-9]+ pages'
 
