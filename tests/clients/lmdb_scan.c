@@ -37,6 +37,19 @@ static int fail(const char *what, int rc)
 	return 1;
 }
 
+/* A read transaction on the unnamed database of @env */
+static int begin_read(MDB_env *env, MDB_txn **txn, MDB_dbi *dbi)
+{
+	int rc = mdb_txn_begin(env, NULL, MDB_RDONLY, txn);
+
+	if (rc)
+		return fail("mdb_txn_begin", rc);
+	rc = mdb_dbi_open(*txn, NULL, 0, dbi);
+	if (rc)
+		return fail("mdb_dbi_open", rc);
+	return 0;
+}
+
 static int open_env(MDB_env **env, const char *dir, size_t mapsize,
 		    unsigned int flags)
 {
@@ -168,12 +181,9 @@ static int scan(const char *dir, const char *how)
 	}
 	if (open_env(&env, dir, 0, MDB_RDONLY))
 		return 1;
-	rc = mdb_txn_begin(env, NULL, MDB_RDONLY, &txn);
+	rc = begin_read(env, &txn, &dbi);
 	if (rc)
-		return fail("mdb_txn_begin", rc);
-	rc = mdb_dbi_open(txn, NULL, 0, &dbi);
-	if (rc)
-		return fail("mdb_dbi_open", rc);
+		return rc;
 	rc = mdb_cursor_open(txn, dbi, &cur);
 	if (rc)
 		return fail("mdb_cursor_open", rc);
@@ -227,12 +237,9 @@ static int get_random(const char *dir, const char *permille, const char *how)
 	}
 	if (open_env(&env, dir, 0, flags))
 		return 1;
-	rc = mdb_txn_begin(env, NULL, MDB_RDONLY, &txn);
+	rc = begin_read(env, &txn, &dbi);
 	if (rc)
-		return fail("mdb_txn_begin", rc);
-	rc = mdb_dbi_open(txn, NULL, 0, &dbi);
-	if (rc)
-		return fail("mdb_dbi_open", rc);
+		return rc;
 	rc = mdb_stat(txn, dbi, &st);
 	if (rc)
 		return fail("mdb_stat", rc);
