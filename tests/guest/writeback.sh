@@ -4,6 +4,7 @@
 # rotated when its writeback ends. wbmark (tests/selftests/wbmark.c) puts a
 # readahead marker on a page, writes the page back on a throttled disk
 # (tests/vm/vm-run --throttle-iops) and faults on it meanwhile.
+# The same slow disk keeps reads in flight for rawalk --cold to wait for.
 . "$(dirname "$0")/lib.sh"
 
 f=$(testfile 8M) || { tap 1 "create 8M"; exit 1; }
@@ -35,4 +36,20 @@ tap $? "whole_file: wbmark ran"
 [ "$(wb writeback_before)" = 1 ] && [ "$(wb writeback_after)" = 1 ] && [ "$(wb reclaim_after)" = 1 ]
 tap $? "whole_file: under writeback across the fault, the page keeps PG_reclaim"
 rmmod rapolicy_hostile
+
+# A reader that exits with its readahead still in flight leaves folios
+# that are locked and not uptodate: mincore() does not report them and
+# POSIX_FADV_DONTNEED skips them, so a "cold" walk would find them cached.
+# rawalk --cold waits for them (cachestat() sees them). MADV_WILLNEED of
+# the whole 8M mapping at read_ahead_kb 8192 reads it in 2M chunks, several
+# I/Os at 2 per second; the reader waits only for page 0 (stride:4096).
+ra=$(rawalk --cold --read-ahead-kb 8192 --advice willneed --pattern stride:4096 "$f") &&
+	cold=$(rawalk --cold --pattern stride:64 "$f")
+rc=$?
+echo "$cold" | sed 's/^/# /'
+touched=$(echo "$cold" | sed -n 's/^pages_touched: //p')
+major=$(echo "$cold" | sed -n 's/^major_faults: //p')
+[ $rc = 0 ] && [ "$(echo "$cold" | sed -n 's/^pages_cached_before: //p')" = 0 ] &&
+	[ -n "$touched" ] && [ "$major" = "$touched" ]
+tap $? "rawalk --cold after a reader left reads in flight: every page of the walk read from disk ($major major faults, $touched pages; reader's $(echo "$ra" | sed -n 's/^ios_read: //p') I/Os)"
 tap_end
