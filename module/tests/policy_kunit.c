@@ -5,6 +5,7 @@
  */
 #include <kunit/test.h>
 #include <linux/module.h>
+#include <linux/readahead_policy.h>
 #include <linux/string.h>
 
 #include "../policy.c"
@@ -30,8 +31,39 @@ static void rap_policy_case(struct kunit *test)
 	c->run(test);
 }
 
+static bool rap_nop_ra(const struct ra_policy_fault *fault,
+		       struct ra_policy_window *win)
+{
+	return false;
+}
+
+static const struct readahead_policy_ops rap_nop_ops = {
+	.mmap_ra = rap_nop_ra,
+};
+
+/*
+ * readahead_policy_register() refuses NULL ops, and a registration while a
+ * policy is registered (rapolicy.ko, or the first one here) fails with
+ * -EBUSY and leaves the registered policy in place.
+ */
+static void rap_register_contract(struct kunit *test)
+{
+	int err;
+
+	KUNIT_EXPECT_EQ(test, readahead_policy_register(NULL), -EINVAL);
+	err = readahead_policy_register(&rap_nop_ops);
+	if (err) {
+		KUNIT_EXPECT_EQ(test, err, -EBUSY);
+		return;
+	}
+	KUNIT_EXPECT_EQ(test, readahead_policy_register(&rap_nop_ops), -EBUSY);
+	KUNIT_EXPECT_EQ(test, readahead_policy_register(NULL), -EINVAL);
+	readahead_policy_unregister(&rap_nop_ops);
+}
+
 static struct kunit_case rap_policy_cases[] = {
 	KUNIT_CASE_PARAM(rap_policy_case, rap_case_gen_params),
+	KUNIT_CASE(rap_register_contract),
 	{}
 };
 

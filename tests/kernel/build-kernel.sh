@@ -71,6 +71,21 @@ if [ -f "$tree/.rapolicy-built" ]; then
 	exit 0
 fi
 
+# A new tree starts from the newest built tree of the same flavour and
+# version when there is one: its objects are copied beside the freshly
+# patched sources, and the sources that differ from the ones it was built
+# from are touched, so Kbuild rebuilds what the changed patches and options
+# touch (fixdep tracks options per file) and nothing else. A fresh tree
+# would miss ccache for every file once include/generated/autoconf.h
+# changes. .rapolicy-patched lists the files a tree's patches touch.
+seed=
+for d in $(ls -dt "$RAPOLICY_CACHE/kernel/$flavour-$version-"*/ 2>/dev/null); do
+	if [ -f "$d/.rapolicy-built" ] && [ -f "$d/.rapolicy-patched" ]; then
+		seed=${d%/}
+		break
+	fi
+done
+
 log "preparing $flavour kernel $version ($key) in $tree"
 rm -rf "$tree"
 # Hard links are safe: patch(1) and the build replace files, never edit them in place.
@@ -84,6 +99,26 @@ for p in "${series_files[@]}"; do
 		die "${p##*/} left rejects in $tree"
 	fi
 done
+{
+	[ ${#series_files[@]} -eq 0 ] || sed -n 's|^+++ b/||p' "${series_files[@]}"
+} | sort -u >"$tree/.rapolicy-patched"
+if [ -n "$seed" ]; then
+	log "objects from $seed"
+	sort -u "$seed/.rapolicy-patched" "$tree/.rapolicy-patched" >"$tree/.rapolicy-compare"
+	rsync -a --ignore-existing --exclude=/.rapolicy-built --exclude=/build.log \
+		--exclude=/.rapolicy-patched "$seed/" "$tree/"
+	while read -r f; do
+		if [ ! -e "$pristine/$f" ] && ! grep -qx "$f" "$tree/.rapolicy-patched"; then
+			rm -f "$tree/$f"	# created by the seed's patches only
+		elif ! cmp -s "$seed/$f" "$tree/$f"; then
+			# a private copy, so that pristine's mtime stays
+			cp "$tree/$f" "$tree/$f.rapolicy-new"
+			mv "$tree/$f.rapolicy-new" "$tree/$f"
+			touch "$tree/$f"
+		fi
+	done <"$tree/.rapolicy-compare"
+	rm -f "$tree/.rapolicy-compare"
+fi
 
 # Reproducible build identity, so ccache hits across trees and rebuilds.
 export KBUILD_BUILD_TIMESTAMP='Mon Jan  1 00:00:00 UTC 2024'
