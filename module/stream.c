@@ -1127,3 +1127,122 @@ bool rap_stream_decide(struct rap_stream_set *set,
 		return rap_stream_page_only(set, f, view, win, did);
 	return rap_stream_sync(s, f, view, again, win, did);
 }
+
+/**
+ * rap_stream_table_init - initialise the locks of a table
+ * @table: the table, zeroed
+ */
+void rap_stream_table_init(struct rap_stream_table *table)
+{
+	unsigned int arm, i;
+
+	for (arm = 0; arm < RAP_STREAM_ARMS; arm++)
+		for (i = 0; i < RAP_STREAM_SETS; i++)
+			spin_lock_init(&table->slot[arm][i].lock);
+}
+
+/**
+ * rap_stream_slot - the set of a file in an arm's table
+ * @table: the table
+ * @arm: the A/B arm
+ * @key: the file
+ *
+ * Each arm has sets of its own: an arm's faults never find, match, age or
+ * evict the other arm's streams.
+ *
+ * Return: the slot (set and lock) of @key in @arm.
+ */
+struct rap_stream_slot *rap_stream_slot(struct rap_stream_table *table,
+					unsigned int arm,
+					const struct rap_stream_key *key)
+{
+	return &table->slot[arm][rap_stream_hash(key) % RAP_STREAM_SETS];
+}
+
+/**
+ * rap_stream_table_flush - drop every stream of an arm
+ * @table: the table
+ * @arm: the A/B arm
+ */
+void rap_stream_table_flush(struct rap_stream_table *table, unsigned int arm)
+{
+	unsigned int i;
+
+	for (i = 0; i < RAP_STREAM_SETS; i++) {
+		struct rap_stream_slot *slot = &table->slot[arm][i];
+
+		spin_lock(&slot->lock);
+		rap_stream_flush(&slot->set);
+		spin_unlock(&slot->lock);
+	}
+}
+
+/**
+ * rap_stream_table_confirmed - rap_stream_confirmed() on an arm's table
+ * @table: the table
+ * @arm: the A/B arm
+ * @key: the file
+ * @index: the page
+ * @pages: how near, in pages
+ *
+ * Takes the set's lock; changes nothing.
+ *
+ * Return: true if a confirmed, live stream of @key in @arm was last within
+ * @pages of @index.
+ */
+bool rap_stream_table_confirmed(struct rap_stream_table *table,
+				unsigned int arm,
+				const struct rap_stream_key *key,
+				pgoff_t index, unsigned long pages)
+{
+	struct rap_stream_slot *slot = rap_stream_slot(table, arm, key);
+	u32 now = jiffies_to_msecs(jiffies);
+	bool confirmed;
+
+	spin_lock(&slot->lock);
+	confirmed = rap_stream_confirmed(&slot->set, key, index, pages, now);
+	spin_unlock(&slot->lock);
+	return confirmed;
+}
+
+/**
+ * rap_stream_run - one fault through an arm's table
+ * @table: the table
+ * @arm: the A/B arm
+ * @f: the fault; rap_stream_run() sets @f->now
+ * @view: the page cache
+ * @win: out, if true is returned: the window to read
+ * @did: out: RAP_STREAM_DID_* bits
+ * @timed: whether to time the decision
+ * @cost: out: the decision's nanoseconds if @timed, else 0
+ *
+ * The filter and the hash before the set's lock, rap_stream_decide() under
+ * it.
+ *
+ * Return: true if @win replaces the kernel's window.
+ */
+bool rap_stream_run(struct rap_stream_table *table, unsigned int arm,
+		    struct rap_stream_fault *f,
+		    const struct rap_cache_view *view,
+		    struct ra_policy_window *win, unsigned int *did,
+		    bool timed, u64 *cost)
+{
+	struct rap_stream_slot *slot;
+	bool replaced;
+	u64 t0 = 0;
+
+	f->now = jiffies_to_msecs(jiffies);
+	*did = 0;
+	*cost = 0;
+	if (!rap_stream_wants(f))
+		return false;
+	slot = rap_stream_slot(table, arm, &f->key);
+	if (timed)
+		t0 = local_clock();
+	spin_lock(&slot->lock);
+	replaced = rap_stream_decide(&slot->set, f, view, win, did);
+	spin_unlock(&slot->lock);
+	if (timed)
+		*cost = local_clock() - t0;
+	return replaced;
+}

@@ -15,8 +15,10 @@
  * outlives its file is only a stale entry that ages out. The model (states,
  * transitions, eviction) is written down in docs/STREAMS.md, "The model".
  *
- * Nothing here touches kernel state: the caller locks the set, and the same
- * file builds into the module, the KUnit suite and the host unit tests.
+ * The decisions touch no kernel state: the caller locks the set. The table
+ * (struct rap_stream_table) adds the locks and the clock; the same file
+ * builds into the module, the KUnit suite and the host unit tests, which
+ * fake the lock and the clock (tests/unit/kernel_compat.h).
  *
  * The interface, for the fault path and for other policies:
  *
@@ -30,6 +32,8 @@
  *   rap_tracker_confirmed() (tracker.c), which locks the arm's set.
  * - rap_stream_flush(): drop every stream of a locked set;
  *   rap_tracker_flush() drops an arm's (stats/streams_flush).
+ * - rap_stream_run(): one fault through an arm's table: the slot
+ *   (rap_stream_slot()), the clock, the lock, rap_stream_decide().
  */
 #ifndef RAPOLICY_STREAM_H
 #define RAPOLICY_STREAM_H
@@ -37,7 +41,11 @@
 #include "policy.h"
 
 #ifdef __KERNEL__
+#include <linux/cache.h>
+#include <linux/jiffies.h>
 #include <linux/limits.h>
+#include <linux/sched/clock.h>
+#include <linux/spinlock.h>
 #else
 #include <limits.h>
 typedef unsigned int u32;
@@ -119,6 +127,20 @@ struct rap_stream_set {
 	u32 clock;		/* the set's decisions */
 };
 
+/* A/B arms, as enum rap_arm (rapolicy.h) counts them */
+#define RAP_STREAM_ARMS		2
+
+/* A set and its lock */
+struct rap_stream_slot {
+	spinlock_t lock;		/* serialises rap_stream_decide() on @set */
+	struct rap_stream_set set;
+} ____cacheline_aligned_in_smp;
+
+/* The tracker's table: per arm, RAP_STREAM_SETS sets on their own lines */
+struct rap_stream_table {
+	struct rap_stream_slot slot[RAP_STREAM_ARMS][RAP_STREAM_SETS];
+};
+
 /* A fault, as the tracker sees it */
 struct rap_stream_fault {
 	struct rap_stream_key key;
@@ -164,6 +186,20 @@ bool rap_stream_confirmed(const struct rap_stream_set *set,
 			  const struct rap_stream_key *key, pgoff_t index,
 			  unsigned long pages, u32 now);
 void rap_stream_flush(struct rap_stream_set *set);
+void rap_stream_table_init(struct rap_stream_table *table);
+struct rap_stream_slot *rap_stream_slot(struct rap_stream_table *table,
+					unsigned int arm,
+					const struct rap_stream_key *key);
+void rap_stream_table_flush(struct rap_stream_table *table, unsigned int arm);
+bool rap_stream_table_confirmed(struct rap_stream_table *table,
+				unsigned int arm,
+				const struct rap_stream_key *key,
+				pgoff_t index, unsigned long pages);
+bool rap_stream_run(struct rap_stream_table *table, unsigned int arm,
+		    struct rap_stream_fault *f,
+		    const struct rap_cache_view *view,
+		    struct ra_policy_window *win, unsigned int *did,
+		    bool timed, u64 *cost);
 bool rap_stream_decide(struct rap_stream_set *set,
 		       const struct rap_stream_fault *f,
 		       const struct rap_cache_view *view,
