@@ -73,8 +73,10 @@ static void rap_stream_settle(struct rap_stream *s)
  */
 static bool rap_stream_live(const struct rap_stream *s, u32 now)
 {
+	/* another CPU's local_clock() may run a little ahead of this one's */
 	return s->state != RAP_STREAM_FREE &&
-	       now - s->seen <= RAP_STREAM_REAP_MS;
+	       (now - s->seen <= RAP_STREAM_REAP_MS ||
+		s->seen - now <= RAP_STREAM_REAP_MS);
 }
 
 /*
@@ -1037,6 +1039,8 @@ void rap_stream_flush(struct rap_stream_set *set)
 
 	for (i = 0; i < RAP_STREAM_WAYS; i++)
 		set->way[i].state = RAP_STREAM_FREE;
+	/* a decision on a copy of the set taken before is stale */
+	set->clock++;
 }
 
 /**
@@ -1177,6 +1181,12 @@ void rap_stream_table_flush(struct rap_stream_table *table, unsigned int arm)
 	}
 }
 
+/* The clock of rap_stream_fault.now, in ms, from a local_clock() read */
+static u32 rap_stream_ms(u64 ns)
+{
+	return (u32)div_u64(ns, NSEC_PER_MSEC);
+}
+
 /**
  * rap_stream_table_confirmed - rap_stream_confirmed() on an arm's table
  * @table: the table
@@ -1185,7 +1195,7 @@ void rap_stream_table_flush(struct rap_stream_table *table, unsigned int arm)
  * @index: the page
  * @pages: how near, in pages
  *
- * Takes the set's lock; changes nothing.
+ * Takes the set's lock; changes nothing. Reads the clock once.
  *
  * Return: true if a confirmed, live stream of @key in @arm was last within
  * @pages of @index.
@@ -1196,7 +1206,7 @@ bool rap_stream_table_confirmed(struct rap_stream_table *table,
 				pgoff_t index, unsigned long pages)
 {
 	struct rap_stream_slot *slot = rap_stream_slot(table, arm, key);
-	u32 now = jiffies_to_msecs(jiffies);
+	u32 now = rap_stream_ms(local_clock());
 	bool confirmed;
 
 	spin_lock(&slot->lock);
@@ -1205,43 +1215,75 @@ bool rap_stream_table_confirmed(struct rap_stream_table *table,
 	return confirmed;
 }
 
+/* Attempts of a decision on a copy of its set; then stock decides */
+#define RAP_STREAM_ATTEMPTS	2
+
 /**
  * rap_stream_run - one fault through an arm's table
  * @table: the table
  * @arm: the A/B arm
  * @f: the fault; rap_stream_run() sets @f->now
  * @view: the page cache
- * @win: out, if true is returned: the window to read
+ * @snap: a set the caller owns until the return, for the copy
+ * @win: in: the kernel's window; out, if true is returned: the window to read
  * @did: out: RAP_STREAM_DID_* bits
  * @timed: whether to time the decision
  * @cost: out: the decision's nanoseconds if @timed, else 0
  *
- * The filter and the hash before the set's lock, rap_stream_decide() under
- * it.
+ * The filter first: a fault it drops takes no lock and reads no clock.
+ * Then one local_clock() read, the time for aging and the start of a
+ * timed decision, and a second one at the end of a timed decision only.
+ * The decision and its page-cache lookups run on a copy of the set taken
+ * under its lock (@snap); under the lock again, the copy replaces the set
+ * if the set did not change meanwhile (every change ticks its clock), else
+ * the decision is taken again from a new copy, RAP_STREAM_ATTEMPTS times
+ * at most, then left to stock. So no page-cache lookup happens under the
+ * set's lock: it covers two copies of the set.
  *
  * Return: true if @win replaces the kernel's window.
  */
 bool rap_stream_run(struct rap_stream_table *table, unsigned int arm,
 		    struct rap_stream_fault *f,
 		    const struct rap_cache_view *view,
+		    struct rap_stream_set *snap,
 		    struct ra_policy_window *win, unsigned int *did,
 		    bool timed, u64 *cost)
 {
+	struct ra_policy_window in = *win;
 	struct rap_stream_slot *slot;
-	bool replaced;
-	u64 t0 = 0;
+	unsigned int attempt;
+	bool replaced = false;
+	u32 clock;
+	u64 t0;
 
-	f->now = jiffies_to_msecs(jiffies);
 	*did = 0;
 	*cost = 0;
 	if (!rap_stream_wants(f))
 		return false;
 	slot = rap_stream_slot(table, arm, &f->key);
-	if (timed)
-		t0 = local_clock();
-	spin_lock(&slot->lock);
-	replaced = rap_stream_decide(&slot->set, f, view, win, did);
-	spin_unlock(&slot->lock);
+	t0 = local_clock();
+	f->now = rap_stream_ms(t0);
+	for (attempt = 0; attempt < RAP_STREAM_ATTEMPTS; attempt++) {
+		bool stale;
+
+		spin_lock(&slot->lock);
+		*snap = slot->set;
+		spin_unlock(&slot->lock);
+		clock = snap->clock;
+		*win = in;
+		replaced = rap_stream_decide(snap, f, view, win, did);
+		if (snap->clock == clock)
+			break;		/* the set is as it was */
+		spin_lock(&slot->lock);
+		stale = slot->set.clock != clock;
+		if (!stale)
+			slot->set = *snap;
+		spin_unlock(&slot->lock);
+		if (!stale)
+			break;
+		replaced = false;
+		*did = 0;
+	}
 	if (timed)
 		*cost = local_clock() - t0;
 	return replaced;

@@ -33,7 +33,8 @@
  * - rap_stream_flush(): drop every stream of a locked set;
  *   rap_tracker_flush() drops an arm's (stats/streams_flush).
  * - rap_stream_run(): one fault through an arm's table: the slot
- *   (rap_stream_slot()), the clock, the lock, rap_stream_decide().
+ *   (rap_stream_slot()), one clock read, rap_stream_decide() on a copy of
+ *   the set taken under its lock, the copy put back under it.
  */
 #ifndef RAPOLICY_STREAM_H
 #define RAPOLICY_STREAM_H
@@ -42,7 +43,7 @@
 
 #ifdef __KERNEL__
 #include <linux/cache.h>
-#include <linux/jiffies.h>
+#include <linux/math64.h>
 #include <linux/limits.h>
 #include <linux/sched/clock.h>
 #include <linux/spinlock.h>
@@ -145,7 +146,8 @@ struct rap_stream_table {
 struct rap_stream_fault {
 	struct rap_stream_key key;
 	u32 reader;			/* the faulting task: compared only */
-	u32 now;			/* a clock in ms (jiffies), for aging */
+	/* the time in ms (local_clock()), for aging; rap_stream_run() sets it */
+	u32 now;
 	enum ra_policy_point point;
 	enum rap_mapping_kind kind;
 	pgoff_t index;			/* the faulting page */
@@ -198,6 +200,7 @@ bool rap_stream_table_confirmed(struct rap_stream_table *table,
 bool rap_stream_run(struct rap_stream_table *table, unsigned int arm,
 		    struct rap_stream_fault *f,
 		    const struct rap_cache_view *view,
+		    struct rap_stream_set *snap,
 		    struct ra_policy_window *win, unsigned int *did,
 		    bool timed, u64 *cost);
 bool rap_stream_decide(struct rap_stream_set *set,

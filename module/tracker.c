@@ -26,6 +26,8 @@
 
 static struct rap_stream_table rap_stream_table;
 static DEFINE_PER_CPU(unsigned int, rap_stream_ticks);
+/* The copy of a set a decision runs on (rap_stream_run()) */
+static DEFINE_PER_CPU(struct rap_stream_set, rap_stream_snap);
 
 void rap_tracker_init(void)
 {
@@ -121,6 +123,7 @@ bool rap_tracker_mmap_ra(const struct ra_policy_fault *fault,
 		.stock_next = fault->ra_start + fault->ra_size,
 	};
 	struct ra_policy_window out = *win;
+	struct rap_stream_set *snap;
 	unsigned int did;
 	bool replaced;
 	u64 cost;
@@ -128,10 +131,12 @@ bool rap_tracker_mmap_ra(const struct ra_policy_fault *fault,
 
 	if (!rap_stream_wants(&sf))
 		return false;
+	snap = get_cpu_ptr(&rap_stream_snap);
 	timed = this_cpu_inc_return(rap_stream_ticks) %
 		RAP_STREAM_COST_EVERY == 0;
-	replaced = rap_stream_run(&rap_stream_table, arm, &sf, view, &out, &did,
-				  timed, &cost);
+	replaced = rap_stream_run(&rap_stream_table, arm, &sf, view, snap, &out,
+				  &did, timed, &cost);
+	put_cpu_ptr(&rap_stream_snap);
 	/* the sampled decision stands for the RAP_STREAM_COST_EVERY */
 	if (timed)
 		rap_stat_add(arm, RAP_STAT_stream_cost,

@@ -47,6 +47,7 @@ struct rap_sim {
 
 static struct rap_sim rap_sim_a, rap_sim_b;
 static struct rap_stream_table rap_sim_table;
+static struct rap_stream_set rap_sim_snap;
 
 static bool rap_sim_has_folio(const void *ctx, pgoff_t index)
 {
@@ -147,8 +148,9 @@ static bool rap_sim_decide(struct rap_sim *sim, enum ra_policy_point point,
 	if (!sim->tracker)
 		return false;
 	if (sim->table)
-		return rap_stream_run(sim->table, sim->arm, &f, &view, win,
-				      &did, sim->timed, &cost);
+		return rap_stream_run(sim->table, sim->arm, &f, &view,
+				      &rap_sim_snap, win, &did, sim->timed,
+				      &cost);
 	return rap_stream_decide(&sim->set, &f, &view, win, &did);
 }
 

@@ -38,6 +38,7 @@ rule-around|stock's window around a strided touch|s/(static bool rap_stream_arou
 rule-untouched|a stride with nothing touched between its misses|s/(static bool rap_stream_untouched\([^{]*\{\n[^\n]*\n[^\n]*\n[^\n]*\n[^\n]*\n[^\n]*\n)/$1\treturn true;\n/
 rule-own-first|a task's own streams first|s/if \(!m \|\| \(best && mine && !own\)\)/if (!m)/; s/!best \|\| own != mine \|\| /!best || /
 arm-shared|the arms apart (one table for both)|s/return &table->slot\[arm\]\[/return &table->slot[arm * 0][/
+run-stale|a copy of a set that changed meanwhile not put back|s/stale = slot->set.clock != clock;/stale = false;/
 EOF
 )
 
