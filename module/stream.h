@@ -43,10 +43,11 @@
 
 #ifdef __KERNEL__
 #include <linux/cache.h>
-#include <linux/math64.h>
 #include <linux/limits.h>
+#include <linux/math64.h>
 #include <linux/sched/clock.h>
 #include <linux/spinlock.h>
+#include <linux/time64.h>
 #else
 #include <limits.h>
 typedef unsigned int u32;
