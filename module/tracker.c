@@ -14,6 +14,7 @@
  * in RAP_STREAM_COST_EVERY of a CPU is timed for stats/stream_cost.
  */
 #include <linux/fs.h>
+#include <linux/local_lock.h>
 #include <linux/pagemap.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
@@ -26,8 +27,19 @@
 
 static struct rap_stream_table rap_stream_table;
 static DEFINE_PER_CPU(unsigned int, rap_stream_ticks);
-/* The copy of a set a decision runs on (rap_stream_run()) */
-static DEFINE_PER_CPU(struct rap_stream_set, rap_stream_snap);
+/*
+ * The copy of a set a decision runs on (rap_stream_run()), one per CPU:
+ * the local lock keeps the CPU's other tasks off it (preemption off, or
+ * on PREEMPT_RT a per-CPU lock under which the set's spinlock may sleep)
+ */
+struct rap_stream_snap {
+	local_lock_t lock;
+	struct rap_stream_set set;
+};
+
+static DEFINE_PER_CPU(struct rap_stream_snap, rap_stream_snap) = {
+	.lock = INIT_LOCAL_LOCK(lock),
+};
 
 void rap_tracker_init(void)
 {
@@ -131,12 +143,13 @@ bool rap_tracker_mmap_ra(const struct ra_policy_fault *fault,
 
 	if (!rap_stream_wants(&sf))
 		return false;
-	snap = get_cpu_ptr(&rap_stream_snap);
+	local_lock(&rap_stream_snap.lock);
+	snap = this_cpu_ptr(&rap_stream_snap.set);
 	timed = this_cpu_inc_return(rap_stream_ticks) %
 		RAP_STREAM_COST_EVERY == 0;
 	replaced = rap_stream_run(&rap_stream_table, arm, &sf, view, snap, &out,
 				  &did, timed, &cost);
-	put_cpu_ptr(&rap_stream_snap);
+	local_unlock(&rap_stream_snap.lock);
 	/* the sampled decision stands for the RAP_STREAM_COST_EVERY */
 	if (timed)
 		rap_stat_add(arm, RAP_STAT_stream_cost,
