@@ -73,8 +73,10 @@ static void rap_stream_settle(struct rap_stream *s)
  */
 static bool rap_stream_live(const struct rap_stream *s, u32 now)
 {
+	/* another CPU's local_clock() may run a little ahead of this one's */
 	return s->state != RAP_STREAM_FREE &&
-	       now - s->seen <= RAP_STREAM_REAP_MS;
+	       (now - s->seen <= RAP_STREAM_REAP_MS ||
+		s->seen - now <= RAP_STREAM_REAP_MS);
 }
 
 /*
@@ -1037,6 +1039,8 @@ void rap_stream_flush(struct rap_stream_set *set)
 
 	for (i = 0; i < RAP_STREAM_WAYS; i++)
 		set->way[i].state = RAP_STREAM_FREE;
+	/* a decision on a copy of the set taken before is stale */
+	set->clock++;
 }
 
 /**
@@ -1126,4 +1130,161 @@ bool rap_stream_decide(struct rap_stream_set *set,
 	if (s->conf < RAP_STREAM_CONFIRM)
 		return rap_stream_page_only(set, f, view, win, did);
 	return rap_stream_sync(s, f, view, again, win, did);
+}
+
+/**
+ * rap_stream_table_init - initialise the locks of a table
+ * @table: the table, zeroed
+ */
+void rap_stream_table_init(struct rap_stream_table *table)
+{
+	unsigned int arm, i;
+
+	for (arm = 0; arm < RAP_STREAM_ARMS; arm++)
+		for (i = 0; i < RAP_STREAM_SETS; i++)
+			spin_lock_init(&table->slot[arm][i].lock);
+}
+
+/**
+ * rap_stream_slot - the set of a file in an arm's table
+ * @table: the table
+ * @arm: the A/B arm
+ * @key: the file
+ *
+ * Each arm has sets of its own: an arm's faults never find, match, age or
+ * evict the other arm's streams.
+ *
+ * Return: the slot (set and lock) of @key in @arm.
+ */
+struct rap_stream_slot *rap_stream_slot(struct rap_stream_table *table,
+					unsigned int arm,
+					const struct rap_stream_key *key)
+{
+	return &table->slot[arm][rap_stream_hash(key) % RAP_STREAM_SETS];
+}
+
+/**
+ * rap_stream_table_flush - drop every stream of an arm
+ * @table: the table
+ * @arm: the A/B arm
+ */
+void rap_stream_table_flush(struct rap_stream_table *table, unsigned int arm)
+{
+	unsigned int i;
+
+	for (i = 0; i < RAP_STREAM_SETS; i++) {
+		struct rap_stream_slot *slot = &table->slot[arm][i];
+
+		spin_lock(&slot->lock);
+		rap_stream_flush(&slot->set);
+		spin_unlock(&slot->lock);
+	}
+}
+
+/* The clock of rap_stream_fault.now, in ms, from a local_clock() read */
+static u32 rap_stream_ms(u64 ns)
+{
+	return (u32)div_u64(ns, NSEC_PER_MSEC);
+}
+
+/**
+ * rap_stream_table_confirmed - rap_stream_confirmed() on an arm's table
+ * @table: the table
+ * @arm: the A/B arm
+ * @key: the file
+ * @index: the page
+ * @pages: how near, in pages
+ *
+ * Takes the set's lock; changes nothing. Reads the clock once.
+ *
+ * Return: true if a confirmed, live stream of @key in @arm was last within
+ * @pages of @index.
+ */
+bool rap_stream_table_confirmed(struct rap_stream_table *table,
+				unsigned int arm,
+				const struct rap_stream_key *key,
+				pgoff_t index, unsigned long pages)
+{
+	struct rap_stream_slot *slot = rap_stream_slot(table, arm, key);
+	u32 now = rap_stream_ms(local_clock());
+	bool confirmed;
+
+	spin_lock(&slot->lock);
+	confirmed = rap_stream_confirmed(&slot->set, key, index, pages, now);
+	spin_unlock(&slot->lock);
+	return confirmed;
+}
+
+/* Attempts of a decision on a copy of its set; then stock decides */
+#define RAP_STREAM_ATTEMPTS	2
+
+/**
+ * rap_stream_run - one fault through an arm's table
+ * @table: the table
+ * @arm: the A/B arm
+ * @f: the fault; rap_stream_run() sets @f->now
+ * @view: the page cache
+ * @snap: a set the caller owns until the return, for the copy
+ * @win: in: the kernel's window; out, if true is returned: the window to read
+ * @did: out: RAP_STREAM_DID_* bits
+ * @timed: whether to time the decision
+ * @cost: out: the decision's nanoseconds if @timed, else 0
+ *
+ * The filter first: a fault it drops takes no lock and reads no clock.
+ * Then one local_clock() read, the time for aging and the start of a
+ * timed decision, and a second one at the end of a timed decision only.
+ * The decision and its page-cache lookups run on a copy of the set taken
+ * under its lock (@snap); under the lock again, the copy replaces the set
+ * if the set did not change meanwhile (every change ticks its clock), else
+ * the decision is taken again from a new copy, RAP_STREAM_ATTEMPTS times
+ * at most, then left to stock. So no page-cache lookup happens under the
+ * set's lock: it covers two copies of the set.
+ *
+ * Return: true if @win replaces the kernel's window.
+ */
+bool rap_stream_run(struct rap_stream_table *table, unsigned int arm,
+		    struct rap_stream_fault *f,
+		    const struct rap_cache_view *view,
+		    struct rap_stream_set *snap,
+		    struct ra_policy_window *win, unsigned int *did,
+		    bool timed, u64 *cost)
+{
+	struct ra_policy_window in = *win;
+	struct rap_stream_slot *slot;
+	unsigned int attempt;
+	bool replaced = false;
+	u32 clock;
+	u64 t0;
+
+	*did = 0;
+	*cost = 0;
+	if (!rap_stream_wants(f))
+		return false;
+	slot = rap_stream_slot(table, arm, &f->key);
+	t0 = local_clock();
+	f->now = rap_stream_ms(t0);
+	for (attempt = 0; attempt < RAP_STREAM_ATTEMPTS; attempt++) {
+		bool stale;
+
+		spin_lock(&slot->lock);
+		*snap = slot->set;
+		spin_unlock(&slot->lock);
+		clock = snap->clock;
+		*win = in;
+		replaced = rap_stream_decide(snap, f, view, win, did);
+		if (snap->clock == clock)
+			break;		/* the set is as it was */
+		spin_lock(&slot->lock);
+		stale = slot->set.clock != clock;
+		if (!stale)
+			slot->set = *snap;
+		spin_unlock(&slot->lock);
+		if (!stale)
+			break;
+		replaced = false;
+		*did = 0;
+	}
+	if (timed)
+		*cost = local_clock() - t0;
+	return replaced;
 }

@@ -15,8 +15,10 @@
  * outlives its file is only a stale entry that ages out. The model (states,
  * transitions, eviction) is written down in docs/STREAMS.md, "The model".
  *
- * Nothing here touches kernel state: the caller locks the set, and the same
- * file builds into the module, the KUnit suite and the host unit tests.
+ * The decisions touch no kernel state: the caller locks the set. The table
+ * (struct rap_stream_table) adds the locks and the clock; the same file
+ * builds into the module, the KUnit suite and the host unit tests, which
+ * fake the lock and the clock (tests/unit/kernel_compat.h).
  *
  * The interface, for the fault path and for other policies:
  *
@@ -30,6 +32,9 @@
  *   rap_tracker_confirmed() (tracker.c), which locks the arm's set.
  * - rap_stream_flush(): drop every stream of a locked set;
  *   rap_tracker_flush() drops an arm's (stats/streams_flush).
+ * - rap_stream_run(): one fault through an arm's table: the slot
+ *   (rap_stream_slot()), one clock read, rap_stream_decide() on a copy of
+ *   the set taken under its lock, the copy put back under it.
  */
 #ifndef RAPOLICY_STREAM_H
 #define RAPOLICY_STREAM_H
@@ -37,7 +42,12 @@
 #include "policy.h"
 
 #ifdef __KERNEL__
+#include <linux/cache.h>
 #include <linux/limits.h>
+#include <linux/math64.h>
+#include <linux/sched/clock.h>
+#include <linux/spinlock.h>
+#include <linux/time64.h>
 #else
 #include <limits.h>
 typedef unsigned int u32;
@@ -119,11 +129,26 @@ struct rap_stream_set {
 	u32 clock;		/* the set's decisions */
 };
 
+/* A/B arms, as enum rap_arm (rapolicy.h) counts them */
+#define RAP_STREAM_ARMS		2
+
+/* A set and its lock */
+struct rap_stream_slot {
+	spinlock_t lock;		/* serialises rap_stream_decide() on @set */
+	struct rap_stream_set set;
+} ____cacheline_aligned_in_smp;
+
+/* The tracker's table: per arm, RAP_STREAM_SETS sets on their own lines */
+struct rap_stream_table {
+	struct rap_stream_slot slot[RAP_STREAM_ARMS][RAP_STREAM_SETS];
+};
+
 /* A fault, as the tracker sees it */
 struct rap_stream_fault {
 	struct rap_stream_key key;
 	u32 reader;			/* the faulting task: compared only */
-	u32 now;			/* a clock in ms (jiffies), for aging */
+	/* the time in ms (local_clock()), for aging; rap_stream_run() sets it */
+	u32 now;
 	enum ra_policy_point point;
 	enum rap_mapping_kind kind;
 	pgoff_t index;			/* the faulting page */
@@ -164,6 +189,21 @@ bool rap_stream_confirmed(const struct rap_stream_set *set,
 			  const struct rap_stream_key *key, pgoff_t index,
 			  unsigned long pages, u32 now);
 void rap_stream_flush(struct rap_stream_set *set);
+void rap_stream_table_init(struct rap_stream_table *table);
+struct rap_stream_slot *rap_stream_slot(struct rap_stream_table *table,
+					unsigned int arm,
+					const struct rap_stream_key *key);
+void rap_stream_table_flush(struct rap_stream_table *table, unsigned int arm);
+bool rap_stream_table_confirmed(struct rap_stream_table *table,
+				unsigned int arm,
+				const struct rap_stream_key *key,
+				pgoff_t index, unsigned long pages);
+bool rap_stream_run(struct rap_stream_table *table, unsigned int arm,
+		    struct rap_stream_fault *f,
+		    const struct rap_cache_view *view,
+		    struct rap_stream_set *snap,
+		    struct ra_policy_window *win, unsigned int *did,
+		    bool timed, u64 *cost);
 bool rap_stream_decide(struct rap_stream_set *set,
 		       const struct rap_stream_fault *f,
 		       const struct rap_cache_view *view,

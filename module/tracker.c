@@ -2,25 +2,22 @@
 /*
  * rapolicy: the stream tracker's table and its place in the fault path.
  *
- * Per A/B arm, RAP_STREAM_SETS sets of streams (stream.c), each on its own
- * cache lines under its own spinlock: the hooks run under rcu_read_lock()
- * and may not sleep. The arms never see each other's streams. A file's set
- * is chosen by a hash of its key; the key is compared, never dereferenced,
- * so a file that goes away leaves only entries that age out.
+ * The table (struct rap_stream_table, stream.c): per A/B arm,
+ * RAP_STREAM_SETS sets of streams, each on its own cache lines under its
+ * own spinlock: the hooks run under rcu_read_lock() and may not sleep. The
+ * arms never see each other's streams. A file's set is chosen by a hash of
+ * its key; the key is compared, never dereferenced, so a file that goes
+ * away leaves only entries that age out.
  *
- * Per fault: the filter (rap_stream_wants()) and the hash before the lock,
- * one rap_stream_decide() under it. Aging reads jiffies; the decision's
- * cost is timed with local_clock() on one decision in RAP_STREAM_COST_EVERY
- * of a CPU, so that the clock is read on a few faults only.
+ * Per fault: the filter (rap_stream_wants()) before anything else, then
+ * rap_stream_run() (stream.c), which the host tests run too. One decision
+ * in RAP_STREAM_COST_EVERY of a CPU is timed for stats/stream_cost.
  */
-#include <linux/cache.h>
 #include <linux/fs.h>
-#include <linux/jiffies.h>
+#include <linux/local_lock.h>
 #include <linux/pagemap.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
-#include <linux/sched/clock.h>
-#include <linux/spinlock.h>
 
 #include "rapolicy.h"
 #include "stream.h"
@@ -28,21 +25,26 @@
 /* One decision in this many of a CPU is timed for stats/stream_cost */
 #define RAP_STREAM_COST_EVERY	16
 
-struct rap_stream_slot {
-	spinlock_t lock;		/* serialises rap_stream_decide() on @set */
-	struct rap_stream_set set;
-} ____cacheline_aligned_in_smp;
-
-static struct rap_stream_slot rap_stream_slots[RAP_NR_ARMS][RAP_STREAM_SETS];
+static struct rap_stream_table rap_stream_table;
 static DEFINE_PER_CPU(unsigned int, rap_stream_ticks);
+/*
+ * The copy of a set a decision runs on (rap_stream_run()), one per CPU:
+ * the local lock keeps the CPU's other tasks off it (preemption off, or
+ * on PREEMPT_RT a per-CPU lock under which the set's spinlock may sleep)
+ */
+struct rap_stream_snap {
+	local_lock_t lock;
+	struct rap_stream_set set;
+};
+
+static DEFINE_PER_CPU(struct rap_stream_snap, rap_stream_snap) = {
+	.lock = INIT_LOCAL_LOCK(lock),
+};
 
 void rap_tracker_init(void)
 {
-	unsigned int arm, i;
-
-	for (arm = 0; arm < RAP_NR_ARMS; arm++)
-		for (i = 0; i < RAP_STREAM_SETS; i++)
-			spin_lock_init(&rap_stream_slots[arm][i].lock);
+	BUILD_BUG_ON(RAP_STREAM_ARMS != RAP_NR_ARMS);
+	rap_stream_table_init(&rap_stream_table);
 }
 
 /**
@@ -54,15 +56,7 @@ void rap_tracker_init(void)
  */
 void rap_tracker_flush(enum rap_arm arm)
 {
-	unsigned int i;
-
-	for (i = 0; i < RAP_STREAM_SETS; i++) {
-		struct rap_stream_slot *slot = &rap_stream_slots[arm][i];
-
-		spin_lock(&slot->lock);
-		rap_stream_flush(&slot->set);
-		spin_unlock(&slot->lock);
-	}
+	rap_stream_table_flush(&rap_stream_table, arm);
 }
 
 /* The key of a file's streams: compared, never dereferenced */
@@ -93,15 +87,9 @@ bool rap_tracker_confirmed(enum rap_arm arm, const struct file *file,
 			   pgoff_t index, unsigned long pages)
 {
 	struct rap_stream_key key = rap_tracker_key(file->f_mapping->host);
-	struct rap_stream_slot *slot;
-	bool confirmed;
 
-	slot = &rap_stream_slots[arm][rap_stream_hash(&key) % RAP_STREAM_SETS];
-	spin_lock(&slot->lock);
-	confirmed = rap_stream_confirmed(&slot->set, &key, index, pages,
-					 jiffies_to_msecs(jiffies));
-	spin_unlock(&slot->lock);
-	return confirmed;
+	return rap_stream_table_confirmed(&rap_stream_table, arm, &key, index,
+					  pages);
 }
 
 /**
@@ -127,7 +115,6 @@ bool rap_tracker_mmap_ra(const struct ra_policy_fault *fault,
 	struct rap_stream_fault sf = {
 		.key = rap_tracker_key(inode),
 		.reader = task_pid_nr(current),
-		.now = jiffies_to_msecs(jiffies),
 		.point = f->point,
 		.kind = f->kind,
 		.index = f->index,
@@ -148,27 +135,25 @@ bool rap_tracker_mmap_ra(const struct ra_policy_fault *fault,
 		.stock_next = fault->ra_start + fault->ra_size,
 	};
 	struct ra_policy_window out = *win;
-	struct rap_stream_slot *slot;
+	struct rap_stream_set *snap;
 	unsigned int did;
 	bool replaced;
-	u64 t0 = 0;
+	u64 cost;
 	bool timed;
 
 	if (!rap_stream_wants(&sf))
 		return false;
-	slot = &rap_stream_slots[arm][rap_stream_hash(&sf.key) %
-				       RAP_STREAM_SETS];
+	local_lock(&rap_stream_snap.lock);
+	snap = this_cpu_ptr(&rap_stream_snap.set);
 	timed = this_cpu_inc_return(rap_stream_ticks) %
 		RAP_STREAM_COST_EVERY == 0;
-	if (timed)
-		t0 = local_clock();
-	spin_lock(&slot->lock);
-	replaced = rap_stream_decide(&slot->set, &sf, view, &out, &did);
-	spin_unlock(&slot->lock);
+	replaced = rap_stream_run(&rap_stream_table, arm, &sf, view, snap, &out,
+				  &did, timed, &cost);
+	local_unlock(&rap_stream_snap.lock);
 	/* the sampled decision stands for the RAP_STREAM_COST_EVERY */
 	if (timed)
 		rap_stat_add(arm, RAP_STAT_stream_cost,
-			     (local_clock() - t0) * RAP_STREAM_COST_EVERY);
+			     cost * RAP_STREAM_COST_EVERY);
 	rap_stat_add(arm, RAP_STAT_stream_lookups, 1);
 	if (!replaced)
 		return false;

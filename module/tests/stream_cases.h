@@ -39,9 +39,15 @@ struct rap_sim {
 	/* what happened */
 	unsigned long misses, pages_read, sync_replaced, async_replaced;
 	unsigned long empty;		/* tracker windows that read nothing */
+	/* if set, decide through this table's @arm (rap_stream_run()) */
+	struct rap_stream_table *table;
+	unsigned int arm;
+	bool timed;			/* time the decisions so run */
 };
 
 static struct rap_sim rap_sim_a, rap_sim_b;
+static struct rap_stream_table rap_sim_table;
+static struct rap_stream_set rap_sim_snap;
 
 static bool rap_sim_has_folio(const void *ctx, pgoff_t index)
 {
@@ -137,9 +143,14 @@ static bool rap_sim_decide(struct rap_sim *sim, enum ra_policy_point point,
 		.fault_around_pages = RAP_SIM_AROUND,
 	};
 	unsigned int did;
+	u64 cost;
 
 	if (!sim->tracker)
 		return false;
+	if (sim->table)
+		return rap_stream_run(sim->table, sim->arm, &f, &view,
+				      &rap_sim_snap, win, &did, sim->timed,
+				      &cost);
 	return rap_stream_decide(&sim->set, &f, &view, win, &did);
 }
 
@@ -1323,6 +1334,76 @@ struct rap_stream_case {
 	void (*run)(struct rap_test *t);
 };
 
+/* A fresh table, for the cases that run faults through one */
+static void rap_sim_table_init(void)
+{
+	memset(&rap_sim_table, 0, sizeof(rap_sim_table));
+	rap_stream_table_init(&rap_sim_table);
+}
+
+/*
+ * Each A/B arm has sets of its own: a stream that arm B's faults built is
+ * not found, continued, flushed or evicted by arm A's faults, nor the
+ * other way round. A reader walks every 64th page in arm B until its
+ * stream reads ahead, then goes on in arm A (over a page cache of its
+ * own): arm A's stock decides its first misses, and arm B's stream, with
+ * its marker, is as it was.
+ */
+static void rap_case_stream_arms_apart(struct rap_test *t)
+{
+	const struct rap_stream_key key = { .inode = 0x1000, .ino = 12,
+					    .dev = 8, .generation = 1 };
+	unsigned long i, async;
+
+	rap_sim_table_init();
+	rap_sim_init(&rap_sim_b, RAP_SIM_PAGES, 32, RAP_MAP_AROUND, true);
+	rap_sim_b.table = &rap_sim_table;
+	rap_sim_b.arm = 1;
+	for (i = 0; i < 8; i++)
+		rap_sim_touch(&rap_sim_b, i * 64);
+	RAP_EXPECT(t, rap_sim_b.sync_replaced + rap_sim_b.async_replaced > 0);
+	RAP_EXPECT(t, rap_stream_table_confirmed(&rap_sim_table, 1, &key,
+						 7 * 64, 64));
+	RAP_EXPECT(t, !rap_stream_table_confirmed(&rap_sim_table, 0, &key,
+						  7 * 64, RAP_SIM_PAGES));
+
+	/* the same reader in arm A: no stream there, stock decides */
+	rap_sim_init(&rap_sim_a, RAP_SIM_PAGES, 32, RAP_MAP_AROUND, true);
+	rap_sim_a.table = &rap_sim_table;
+	rap_sim_a.arm = 0;
+	for (i = 8; i < 11; i++)
+		rap_sim_touch(&rap_sim_a, i * 64);
+	RAP_EXPECT_EQ(t, rap_sim_a.misses, 3);
+	RAP_EXPECT_EQ(t, rap_sim_a.sync_replaced + rap_sim_a.async_replaced, 0);
+
+	/* arm A's scan of the file takes the ways of its set: not arm B's */
+	for (i = 0; i < 2 * RAP_STREAM_WAYS; i++)
+		rap_sim_touch(&rap_sim_a, 8192 + i * 3000);
+	rap_stream_table_flush(&rap_sim_table, 0);
+	RAP_EXPECT(t, rap_stream_table_confirmed(&rap_sim_table, 1, &key,
+						 7 * 64, 64));
+
+	/* arm B's reader goes on from its marker, as if arm A never ran */
+	async = rap_sim_b.async_replaced;
+	for (i = 8; i < 11; i++)
+		rap_sim_touch(&rap_sim_b, i * 64);
+	RAP_EXPECT_EQ(t, rap_sim_b.misses, 4);
+	RAP_EXPECT_EQ(t, rap_sim_b.async_replaced, async + 3);
+
+	/* and arm B's flush leaves arm A's streams */
+	rap_sim_touch(&rap_sim_a, 40000);
+	rap_sim_touch(&rap_sim_a, 40064);
+	rap_stream_table_flush(&rap_sim_table, 1);
+	RAP_EXPECT(t, !rap_stream_table_confirmed(&rap_sim_table, 1, &key,
+						  7 * 64, RAP_SIM_PAGES));
+	RAP_EXPECT(t, rap_stream_slot(&rap_sim_table, 0, &key)->set.clock > 0);
+	for (i = 0; i < RAP_STREAM_WAYS; i++)
+		if (rap_stream_slot(&rap_sim_table, 0, &key)->set.way[i].last ==
+		    40064)
+			break;
+	RAP_EXPECT(t, i < RAP_STREAM_WAYS);
+}
+
 static const struct rap_stream_case rap_stream_cases[] = {
 	{ "stream_strides", rap_case_stream_strides },
 	{ "stream_stride_leaves_stock_cache",
@@ -1353,6 +1434,7 @@ static const struct rap_stream_case rap_stream_cases[] = {
 	{ "stream_forward_follows_stock",
 	  rap_case_stream_forward_follows_stock },
 	{ "stream_btree_index_reverse", rap_case_stream_btree_index_reverse },
+	{ "stream_arms_apart", rap_case_stream_arms_apart },
 };
 
 #endif /* RAPOLICY_STREAM_CASES_H */

@@ -32,4 +32,64 @@ struct ra_policy_window {
 	pgoff_t max_index;
 };
 
+/*
+ * The tracker's table (module/stream.c): a spinlock that only counts, and
+ * clocks that count their reads. The host tests set the time
+ * (rap_host.ns) and read the counts.
+ */
+struct rap_host {
+	u64 ns;				/* local_clock() */
+	unsigned long clock_reads;	/* local_clock() and jiffies reads */
+	int locked;			/* set locks held */
+	unsigned long locks;		/* spin_lock() calls */
+};
+
+static struct rap_host rap_host;
+
+typedef struct {
+	int held;
+} spinlock_t;
+
+#define ____cacheline_aligned_in_smp
+#define NSEC_PER_MSEC	1000000ULL
+
+static inline void spin_lock_init(spinlock_t *lock)
+{
+	lock->held = 0;
+}
+
+static inline void spin_lock(spinlock_t *lock)
+{
+	lock->held++;
+	rap_host.locked++;
+	rap_host.locks++;
+}
+
+static inline void spin_unlock(spinlock_t *lock)
+{
+	lock->held--;
+	rap_host.locked--;
+}
+
+static inline u64 local_clock(void)
+{
+	rap_host.clock_reads++;
+	return rap_host.ns;
+}
+
+static inline unsigned long rap_host_jiffies(void)
+{
+	rap_host.clock_reads++;
+	return rap_host.ns / NSEC_PER_MSEC;
+}
+
+/* HZ=1000 */
+#define jiffies			rap_host_jiffies()
+#define jiffies_to_msecs(j)	((unsigned int)(j))
+
+static inline u64 div_u64(u64 dividend, unsigned int divisor)
+{
+	return dividend / divisor;
+}
+
 #endif /* RAPOLICY_KERNEL_COMPAT_H */

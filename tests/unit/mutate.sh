@@ -1,6 +1,7 @@
 #!/bin/bash
 # make mutate: each match rule, state and flag of the stream tracker
-# (module/stream.c) removed in turn, and the victim choice changed; every
+# (module/stream.c) removed in turn, the victim choice changed, the arms'
+# tables joined and a stale copy of a set put back; every
 # mutant must fail at least one host case (tests/unit/test_stream.c) or a
 # claimed invariant of the generated patterns (pattern_stream, 1000 draws).
 # Prints TAP, one test per mutant, and writes the table to
@@ -37,6 +38,8 @@ rule-walked|a backward walker read as a span|s/(static bool rap_stream_walked\([
 rule-around|stock's window around a strided touch|s/(static bool rap_stream_around\([^{]*\{\n)/$1\treturn false;\n/
 rule-untouched|a stride with nothing touched between its misses|s/(static bool rap_stream_untouched\([^{]*\{\n[^\n]*\n[^\n]*\n[^\n]*\n[^\n]*\n[^\n]*\n)/$1\treturn true;\n/
 rule-own-first|a task's own streams first|s/if \(!m \|\| \(best && mine && !own\)\)/if (!m)/; s/!best \|\| own != mine \|\| /!best || /
+arm-shared|the arms apart (one table for both)|s/return &table->slot\[arm\]\[/return &table->slot[arm * 0][/
+run-stale|the check that a set did not change before its copy goes back|s/stale = slot->set.clock != clock;/stale = false;/
 EOF
 )
 
