@@ -65,9 +65,9 @@ bpf:
 # What tests/vm/vm-run puts into the guest: static tools and, for a patched
 # KDIR, the module.
 vm-prereqs: userspace
-	@$(CC) -static -O2 -std=c11 -Wall -Wextra -Werror -o $(BUILD)/bin/strider tests/guest/strider.c
-	@$(CC) -static -O2 -std=c11 -Wall -Wextra -Werror -pthread -o $(BUILD)/bin/patwalk tests/guest/patwalk.c
-	@$(CC) -static -O2 -std=c11 -Wall -Wextra -Werror -o $(BUILD)/bin/phaser tests/guest/phaser.c
+	@$(CC) -static -O2 -std=c11 -Wall -Wextra -Werror -Iuserspace/lib -o $(BUILD)/bin/strider tests/guest/strider.c userspace/lib/pagecache.c
+	@$(CC) -static -O2 -std=c11 -Wall -Wextra -Werror -pthread -Iuserspace/lib -o $(BUILD)/bin/patwalk tests/guest/patwalk.c userspace/lib/pagecache.c
+	@$(CC) -static -O2 -std=c11 -Wall -Wextra -Werror -Iuserspace/lib -o $(BUILD)/bin/phaser tests/guest/phaser.c userspace/lib/pagecache.c
 	@if [ -f $(KDIR)/.config ] && grep -q '^CONFIG_READAHEAD_POLICY=y' $(KDIR)/.config; then \
 		$(MAKE) -s -C $(KDIR) M=$(TOP) modules; \
 	fi

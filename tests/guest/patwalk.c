@@ -28,6 +28,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -41,6 +42,7 @@
 #include <unistd.h>
 
 #define WALKIO_PROG "patwalk"
+#include "pagecache.h"
 #include "walkio.h"
 
 typedef uint32_t u32;
@@ -134,14 +136,15 @@ static void set_ra_kb(dev_t dev, unsigned long kb)
 static dev_t map_cold(unsigned int i, const char *path, size_t pages,
 		      int advice)
 {
-	size_t len = pages * 4096, k, resident = 0;
-	unsigned char *vec = malloc(pages);
+	size_t len = pages * 4096;
+	const char *what = "";
 	struct stat st;
+	uint64_t left;
 	void *map;
-	int fd, round;
+	int fd, err;
 
 	fd = open(path, O_RDONLY);
-	if (fd < 0 || fstat(fd, &st) || !vec)
+	if (fd < 0 || fstat(fd, &st))
 		die(path);
 	if ((size_t)st.st_size < len) {
 		fprintf(stderr, "patwalk: %s: smaller than %zu pages\n", path,
@@ -151,24 +154,19 @@ static dev_t map_cold(unsigned int i, const char *path, size_t pages,
 	map = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
 	if (map == MAP_FAILED || madvise(map, len, advice))
 		die("mmap");
-	for (round = 0; round < 3; round++) {
-		if (posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) ||
-		    mincore(map, len, vec))
-			die("drop the file's pages");
-		for (k = resident = 0; k < pages; k++)
-			resident += vec[k] & 1;
-		if (!resident)
-			break;
-		usleep(100000);
+	err = pc_drop(fd, pages, &left, &what);
+	if (err) {
+		fprintf(stderr, "patwalk: %s: %s: %s\n", path, what,
+			strerror(-err));
+		exit(1);
 	}
-	if (resident) {
-		fprintf(stderr, "patwalk: %s: %zu pages still cached\n", path,
-			resident);
+	if (left) {
+		fprintf(stderr, "patwalk: %s: %" PRIu64 " pages still cached\n",
+			path, left);
 		exit(1);
 	}
 	pw.map[i] = map;
 	pw.pages[i] = pages;
-	free(vec);
 	close(fd);
 	return st.st_dev;
 }

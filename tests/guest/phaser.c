@@ -21,6 +21,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +33,7 @@
 #include <unistd.h>
 
 #define WALKIO_PROG "phaser"
+#include "pagecache.h"
 #include "walkio.h"
 
 struct phaser {
@@ -44,58 +46,27 @@ struct phaser {
 };
 
 /*
- * Cached pages of the file; with @wait, read one byte of each through the
- * file first, which waits for a read still in flight (its folios stay
- * locked, and DONTNEED skips them)
- */
-static size_t cached(struct phaser *p, unsigned char *vec, int wait)
-{
-	size_t i, n = 0;
-	char c;
-
-	if (mincore((void *)p->map, p->pages * p->page_size, vec))
-		die("mincore");
-	for (i = 0; i < p->pages; i++) {
-		if (!(vec[i] & 1))
-			continue;
-		n++;
-		if (wait && pread(p->fd, &c, 1, (off_t)(i * p->page_size)) != 1)
-			die("pread");
-	}
-	return n;
-}
-
-/*
- * Unmap the file's pages and drop them from the cache. The file stays
- * open: POSIX_FADV_RANDOM and NORMAL change f_mode and ra_pages (back to
- * the device's read_ahead_kb), never mmap_miss.
+ * Unmap the file's pages and drop them from the cache, reads in flight
+ * included. The file stays open and its file_ra_state (mmap_miss) as it
+ * is: pc_drop() waits for locked folios through a file of its own.
  */
 static void make_cold(struct phaser *p)
 {
-	unsigned char *vec = malloc(p->pages);
-	size_t resident = 0;
-	int round;
+	const char *what = "";
+	uint64_t left;
+	int err;
 
-	if (!vec)
-		die("malloc");
 	if (madvise((void *)p->map, p->pages * p->page_size, MADV_DONTNEED))
 		die("madvise(MADV_DONTNEED)");
-	if (posix_fadvise(p->fd, 0, 0, POSIX_FADV_RANDOM))
-		die("posix_fadvise");
-	for (round = 0; round < 3; round++) {
-		if (posix_fadvise(p->fd, 0, 0, POSIX_FADV_DONTNEED))
-			die("drop the file's pages");
-		resident = cached(p, vec, round < 2);
-		if (!resident)
-			break;
-	}
-	free(vec);
-	if (resident) {
-		fprintf(stderr, "phaser: %zu pages still cached\n", resident);
+	err = pc_drop(p->fd, p->pages, &left, &what);
+	if (err) {
+		fprintf(stderr, "phaser: %s: %s\n", what, strerror(-err));
 		exit(1);
 	}
-	if (posix_fadvise(p->fd, 0, 0, POSIX_FADV_NORMAL))
-		die("posix_fadvise");
+	if (left) {
+		fprintf(stderr, "phaser: %" PRIu64 " pages still cached\n", left);
+		exit(1);
+	}
 }
 
 /* xorshift64 */

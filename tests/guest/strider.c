@@ -23,6 +23,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +35,7 @@
 #include <unistd.h>
 
 #define WALKIO_PROG "strider"
+#include "pagecache.h"
 #include "walkio.h"
 
 struct walk {
@@ -50,55 +52,21 @@ static void touch(struct walk *w, size_t page)
 	w->touches++;
 }
 
-/*
- * Cached pages of the file; with @wait, read one byte of each through
- * @fd first, which waits for a read still in flight (readahead a previous
- * walk started: its folios stay locked, and DONTNEED skips them)
- */
-static size_t cached(int fd, void *map, size_t len, size_t page_size,
-		     unsigned char *vec, int wait)
+/* Drop the file's pages, reads in flight included, and check that none is left */
+static void make_cold(int fd, size_t pages)
 {
-	size_t pages = len / page_size, i, n = 0;
-	char c;
+	const char *what = "";
+	uint64_t left;
+	int err = pc_drop(fd, pages, &left, &what);
 
-	if (mincore(map, len, vec))
-		die("mincore");
-	for (i = 0; i < pages; i++) {
-		if (!(vec[i] & 1))
-			continue;
-		n++;
-		if (wait && pread(fd, &c, 1, (off_t)(i * page_size)) != 1)
-			die("pread");
-	}
-	return n;
-}
-
-/* Drop the file's pages and check that none is left */
-static void make_cold(int fd, void *map, size_t len, size_t page_size)
-{
-	unsigned char *vec = malloc(len / page_size);
-	size_t resident = 0;
-	int round;
-
-	if (!vec)
-		die("malloc");
-	/* no readahead for the preads that wait for reads in flight */
-	if (fdatasync(fd) || posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM))
-		die("prepare the file");
-	for (round = 0; round < 3; round++) {
-		if (posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED))
-			die("drop the file's pages");
-		resident = cached(fd, map, len, page_size, vec, round < 2);
-		if (!resident)
-			break;
-	}
-	free(vec);
-	if (resident) {
-		fprintf(stderr, "strider: %zu pages still cached\n", resident);
+	if (err) {
+		fprintf(stderr, "strider: %s: %s\n", what, strerror(-err));
 		exit(1);
 	}
-	if (posix_fadvise(fd, 0, 0, POSIX_FADV_NORMAL))
-		die("posix_fadvise");
+	if (left) {
+		fprintf(stderr, "strider: %" PRIu64 " pages still cached\n", left);
+		exit(1);
+	}
 }
 
 static int advice_of(const char *s)
@@ -201,7 +169,7 @@ int main(int argc, char **argv)
 	if (madvise(map, w.pages * w.page_size, advice))
 		die("madvise");
 	w.map = map;
-	make_cold(fd, map, w.pages * w.page_size, w.page_size);
+	make_cold(fd, w.pages);
 
 	m0 = majflt();
 	s0 = sectors_read(st.st_dev);

@@ -75,7 +75,8 @@ fi
 # version when there is one: its objects are copied beside the freshly
 # patched sources, and the sources that differ from the ones it was built
 # from are touched, so Kbuild rebuilds what the changed patches and options
-# touch (fixdep tracks options per file) and nothing else. A fresh tree
+# touch (fixdep tracks options per file) and nothing else; a file patched
+# as in the seed keeps the seed's mtime. A fresh tree
 # would miss ccache for every file once include/generated/autoconf.h
 # changes. .rapolicy-patched lists the files a tree's patches touch.
 seed=
@@ -115,6 +116,9 @@ if [ -n "$seed" ]; then
 			cp "$tree/$f" "$tree/$f.rapolicy-new"
 			mv "$tree/$f.rapolicy-new" "$tree/$f"
 			touch "$tree/$f"
+		elif [ ! "$tree/$f" -ef "$pristine/$f" ]; then
+			# patched as in the seed: as old as its objects
+			touch -r "$seed/$f" "$tree/$f"
 		fi
 	done <"$tree/.rapolicy-compare"
 	rm -f "$tree/.rapolicy-compare"

@@ -40,6 +40,7 @@
 
 #include "kselftest_harness.h"
 
+#include "pagecache.h"
 #include "rawalk.h"
 #include "util.h"
 
@@ -1299,16 +1300,17 @@ TEST_F_TIMEOUT(rapolicy, hit_counts, 300)
 
 /*
  * Pages of @fd (@pages long) in the page cache outside [@first, @end),
- * reads still in flight included (rawalk_cached(): cachestat()), so the
+ * reads still in flight included (pc_cached(): cachestat()), so the
  * count does not depend on how far the disk got; UINT64_MAX on error.
  */
 static uint64_t cached_outside(int fd, uint64_t pages, uint64_t first,
 			       uint64_t end)
 {
 	uint64_t before, after;
+	const char *what;
 
-	if (rawalk_cached(fd, 0, first, &before) ||
-	    rawalk_cached(fd, end, pages - end, &after))
+	if (pc_cached(fd, 0, first, &before, &what) ||
+	    pc_cached(fd, end, pages - end, &after, &what))
 		return UINT64_MAX;
 	return before + after;
 }
@@ -1316,9 +1318,10 @@ static uint64_t cached_outside(int fd, uint64_t pages, uint64_t first,
 /* Drop @fd's pages from the page cache; 0 when none is left. */
 static uint64_t evict(int fd, uint64_t pages)
 {
+	const char *what;
 	uint64_t left;
 
-	if (rawalk_drop_cache(fd, pages, sysconf(_SC_PAGESIZE), &left))
+	if (pc_drop(fd, pages, &left, &what))
 		return UINT64_MAX;
 	return left;
 }

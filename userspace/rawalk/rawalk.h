@@ -238,9 +238,5 @@ void rawalk_usage(FILE *f);
 /* rawalk_run.c */
 int rawalk_create(const struct rawalk_opts *o);
 int rawalk_run(const struct rawalk_opts *o, struct report *r);
-/* Pages [first, first + npages) of fd's file in the page cache */
-int rawalk_cached(int fd, uint64_t first, uint64_t npages, uint64_t *cached);
-/* Drop fd's file from the page cache; *left: the pages that stayed */
-int rawalk_drop_cache(int fd, uint64_t npages, size_t ps, uint64_t *left);
 
 #endif /* RAPOLICY_RAWALK_H */

@@ -33,11 +33,11 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
-#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "pagecache.h"
 #include "rawalk.h"
 #include "util.h"
 
@@ -355,115 +355,6 @@ static const char *advise_hint(int err)
 		"";
 }
 
-#ifndef __NR_cachestat
-#define __NR_cachestat 451	/* the same on every architecture */
-#endif
-
-/* include/uapi/linux/mman.h since Linux 6.5 (cf2aa3b5d1a2) */
-struct rawalk_cachestat_range {
-	uint64_t off;
-	uint64_t len;
-};
-
-struct rawalk_cachestat {
-	uint64_t nr_cache;
-	uint64_t nr_dirty;
-	uint64_t nr_writeback;
-	uint64_t nr_evicted;
-	uint64_t nr_recently_evicted;
-};
-
-/* The same through mincore(), which reports uptodate pages only. */
-static int cached_mincore(int fd, uint64_t first, uint64_t npages, size_t ps,
-			  uint64_t *cached)
-{
-	unsigned char *vec = malloc(npages);
-	uint64_t i;
-	void *p;
-	int ret = -1;
-
-	if (!vec) {
-		err_msg("out of memory");
-		return -1;
-	}
-	p = mmap(NULL, npages * ps, PROT_READ, MAP_SHARED, fd, first * ps);
-	if (p == MAP_FAILED) {
-		err_msg("mmap for mincore: %s", strerror(errno));
-	} else if (mincore(p, npages * ps, vec)) {
-		err_msg("mincore: %s", strerror(errno));
-	} else {
-		for (i = 0, *cached = 0; i < npages; i++)
-			*cached += vec[i] & 1;
-		ret = 0;
-	}
-	if (p != MAP_FAILED)
-		munmap(p, npages * ps);
-	free(vec);
-	return ret;
-}
-
-/*
- * Pages [first, first + npages) of fd's file in the page cache. cachestat()
- * counts every folio there, also one still locked for a read in flight,
- * which mincore() does not report (mincore_page() wants it uptodate);
- * mincore() is the fallback on kernels before 6.5 or without
- * CONFIG_CACHESTAT_SYSCALL, and where cachestat() refuses the caller.
- */
-int rawalk_cached(int fd, uint64_t first, uint64_t npages, uint64_t *cached)
-{
-	struct rawalk_cachestat_range range = {
-		first * (uint64_t)sysconf(_SC_PAGESIZE),
-		npages * (uint64_t)sysconf(_SC_PAGESIZE),
-	};
-	struct rawalk_cachestat cs;
-
-	*cached = 0;
-	if (!npages)
-		return 0;	/* a len of 0 would mean "to the end" */
-	if (!syscall(__NR_cachestat, fd, &range, &cs, 0)) {
-		*cached = cs.nr_cache;
-		return 0;
-	}
-	if (errno == ENOSYS || errno == EPERM)
-		return cached_mincore(fd, first, npages, sysconf(_SC_PAGESIZE),
-				      cached);
-	err_msg("cachestat: %s", strerror(errno));
-	return -1;
-}
-
-/*
- * Touch every page of fd's file still in the page cache through a
- * MADV_RANDOM mapping: a fault on a folio that is locked (a read in
- * flight, a migration) waits until it is unlocked, and MADV_RANDOM starts
- * no readahead (do_async_mmap_readahead()). Chunks of 512 pages first.
- */
-static int wait_cached(int fd, uint64_t npages, size_t ps)
-{
-	volatile unsigned char sum = 0;
-	uint64_t c, i, len, n, one;
-	unsigned char *p;
-	int ret = 0;
-
-	p = mmap(NULL, npages * ps, PROT_READ, MAP_SHARED, fd, 0);
-	if (p == MAP_FAILED) {
-		err_msg("mmap to wait for the page cache: %s", strerror(errno));
-		return -1;
-	}
-	(void)madvise(p, npages * ps, MADV_RANDOM);
-	for (c = 0; c < npages && !ret; c += 512) {
-		len = npages - c < 512 ? npages - c : 512;
-		ret = rawalk_cached(fd, c, len, &n);
-		for (i = c; !ret && n && i < c + len; i++) {
-			ret = rawalk_cached(fd, i, 1, &one);
-			if (!ret && one)
-				sum += p[i * ps];
-		}
-	}
-	(void)sum;
-	munmap(p, npages * ps);
-	return ret;
-}
-
 /*
  * mincore() tells the page cache's truth only to a caller who owns the
  * file or may write it (or has CAP_FOWNER); anyone else sees every page
@@ -476,40 +367,14 @@ static bool mincore_trusted(const char *file, const struct stat *st)
 }
 
 /*
- * Drop fd's pages from the page cache; *left: the pages that stayed.
- * POSIX_FADV_DONTNEED skips dirty, locked and mapped folios: dirty ones
- * are written back first, locked ones are waited for and the drop is
- * tried again, up to four times; what is mapped by another process stays.
+ * Drop the file's page cache for --cold (lib/pagecache.c: reads in flight
+ * are waited for); with @verify, fail when pages stay.
  */
-int rawalk_drop_cache(int fd, uint64_t npages, size_t ps, uint64_t *left)
-{
-	int attempt, err;
-
-	for (attempt = 0; attempt < 4; attempt++) {
-		if (attempt && wait_cached(fd, npages, ps))
-			return -1;
-		if (fdatasync(fd) && errno != EINVAL && errno != EROFS) {
-			err_msg("fdatasync: %s", strerror(errno));
-			return -1;
-		}
-		err = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-		if (err) {
-			err_msg("posix_fadvise(POSIX_FADV_DONTNEED): %s%s",
-				strerror(err), advise_hint(err));
-			return -1;
-		}
-		if (rawalk_cached(fd, 0, npages, left))
-			return -1;
-		if (!*left)
-			return 0;
-	}
-	return 0;
-}
-
 static int drop_cache(int fd, const char *file, size_t size, size_t ps,
 		      bool verify)
 {
 	uint64_t npages = (size + ps - 1) / ps, cached = 0;
+	const char *what = "";
 	struct statfs sfs;
 	int err;
 
@@ -525,8 +390,12 @@ static int drop_cache(int fd, const char *file, size_t size, size_t ps,
 				file, strerror(err), advise_hint(err));
 		return err ? -1 : 0;	/* the walk's read_bytes shows the truth */
 	}
-	if (rawalk_drop_cache(fd, npages, ps, &cached))
+	err = pc_drop(fd, npages, &cached, &what);
+	if (err) {
+		err_msg("--cold: %s on %s: %s%s", what, file, strerror(-err),
+			advise_hint(-err));
 		return -1;
+	}
 	if (!cached)
 		return 0;
 	if (!fstatfs(fd, &sfs) && ((unsigned long)sfs.f_type == TMPFS_MAGIC ||
@@ -1182,10 +1051,16 @@ int rawalk_run(const struct rawalk_opts *o, struct report *r)
 	r->cached_known = mincore_trusted(o->file, &st);
 	if (o->cold && drop_cache(fd0, o->file, w.size, w.ps, r->cached_known))
 		goto out;
-	if (r->cached_known &&
-	    rawalk_cached(fd0, 0, (w.size + w.ps - 1) / w.ps,
-			  &r->pages_cached_before))
-		goto out;
+	if (r->cached_known) {
+		const char *what = "";
+		int err = pc_cached(fd0, 0, (w.size + w.ps - 1) / w.ps,
+				    &r->pages_cached_before, &what);
+
+		if (err) {
+			err_msg("%s on %s: %s", what, o->file, strerror(-err));
+			goto out;
+		}
+	}
 
 	w.fd = reopen_same(o->file, &st);
 	if (w.fd < 0)
