@@ -327,6 +327,24 @@ int rap_bpf_init_module(void)
 }
 #endif /* RAP_HAVE_BPF */
 
+/*
+ * The bpf policy: the loaded program's window, when it returns one, is
+ * its own, as the stream tracker's is; it decides before the tracker
+ */
+static unsigned int rap_bpf_decide(int value, const struct rap_fault *f,
+				   const struct rap_cache_view *view,
+				   struct ra_policy_window *win, unsigned int did)
+{
+	if (!rap_bpf_mmap_ra(f->fault, win, f->arm))
+		return 0;
+	return RAP_DID_REPLACED | RAP_DID_OWNED;
+}
+
+const struct rap_policy_ops rap_bpf_policy = {
+	.stage = RAP_STAGE_PROGRAM,
+	.decide = rap_bpf_decide,
+};
+
 static struct kobj_attribute rap_bpf_ops_attr = __ATTR_RO(bpf_ops);
 
 static struct attribute *rap_bpf_attrs[] = {

@@ -12,6 +12,7 @@
 
 #ifdef __KERNEL__
 #include <linux/readahead_policy.h>
+#include <linux/stddef.h>
 #include <linux/types.h>
 #else
 /* Host unit tests: tests/unit/kernel_compat.h */
@@ -41,6 +42,35 @@ struct rap_settings {
 #include "table.h"
 };
 
+/* The policies of table.h, in table order */
+enum rap_policy_id {
+#define RAP_POLICY(name, orders, help, ...) RAP_POL_##name,
+#include "table.h"
+	RAP_NR_POLICIES
+};
+
+/* The number of named values of policy @name */
+#define RAP_NR_NAMES(name)	rap_nr_names[RAP_POL_##name]
+extern const unsigned int rap_nr_names[RAP_NR_POLICIES];
+
+/*
+ * The value of a policy that takes folio orders (table.h) for @order:
+ * orders follow the names, so that the values of one policy file, as
+ * sysfs lists them, count up from 0.
+ */
+static inline int rap_order_value(unsigned int nr_names, unsigned int order)
+{
+	return nr_names + order;
+}
+
+/* The folio order that @value stands for, or -1 if it is a named value */
+static inline int rap_value_order(unsigned int nr_names, int value)
+{
+	return value >= (int)nr_names ? value - (int)nr_names : -1;
+}
+
+int rap_setting(const struct rap_settings *s, enum rap_policy_id id);
+
 /* What the page cache holds; the module backs it with the xarray */
 struct rap_cache_view {
 	const void *ctx;
@@ -63,6 +93,8 @@ enum rap_mapping_kind {
 	RAP_MAP_OTHER,		/* VM_EXEC, VM_RAND_READ */
 };
 
+struct ra_policy_fault;
+
 struct rap_fault {
 	enum ra_policy_point point;
 	/* the window offered is the one the kernel reads (struct ra_policy_fault) */
@@ -80,6 +112,9 @@ struct rap_fault {
 	pgoff_t vma_end;		/* file index just past the VMA */
 	unsigned long ra_pages;
 	unsigned long fault_around_pages;
+	/* for the module's own policies: the kernel's fault (NULL in tests) */
+	const struct ra_policy_fault *fault;
+	int arm;			/* and its A/B arm (enum rap_arm) */
 };
 
 /* What the policies did, for the statistics */
@@ -95,6 +130,65 @@ enum rap_decision {
 /* The decisions that read a stream's window */
 #define RAP_DID_STREAMS	(RAP_DID_DESCENDING_THP | RAP_DID_DESCENDING_SEQ | \
 			 RAP_DID_DESCENDING_AROUND)
+
+/*
+ * What a policy's decide() tells the policies after it, besides the
+ * RAP_DID_* bits it counts; rap_decide_window() does not return these.
+ */
+enum rap_decision_flow {
+	RAP_DID_REPLACED	= 1 << 16,	/* @win replaces the default */
+	RAP_DID_SIZED		= 1 << 17,	/* and is the window read */
+	RAP_DID_OWNED		= 1 << 18,	/* a stream's own: kept as is */
+	RAP_DID_CUT		= 1 << 19,	/* cut down to less */
+};
+
+#define RAP_DID_FLOW	(RAP_DID_REPLACED | RAP_DID_SIZED | RAP_DID_OWNED | \
+			 RAP_DID_CUT)
+/* The decisions that a cut discards: only a bound still holds */
+#define RAP_DID_SHAPE	(RAP_DID_STREAMS | RAP_DID_ORDER_RAISE | \
+			 RAP_DID_VMA_CLAMP)
+
+/*
+ * When a policy decides: stages in this order, within a stage the table's
+ * order. Once a policy owns the window (RAP_DID_OWNED), only RAP_STAGE_CUT
+ * still runs.
+ */
+enum rap_stage {
+	RAP_STAGE_PROGRAM,	/* a loaded program (BPF) */
+	RAP_STAGE_OWN,		/* a tracker that owns the streams it reads */
+	RAP_STAGE_WINDOW,	/* replace the window */
+	RAP_STAGE_ORDER,	/* raise its folio order */
+	RAP_STAGE_BOUND,	/* bound it (max_index) */
+	RAP_STAGE_CUT,		/* cut it down, last */
+	RAP_NR_STAGES
+};
+
+/**
+ * struct rap_policy_ops - a policy, as the BPF struct rapolicy_ops' mmap_ra
+ * @stage: when it decides
+ * @decide: the decision on one fault: @value is the policy's setting,
+ *	never 0 (stock: not called), @did what the policies before it
+ *	decided; may change @win; returns RAP_DID_* and RAP_DID_FLOW bits.
+ *	NULL for a policy that decides no window (pmd_hit).
+ *
+ * One per row of table.h, named rap_<name>_policy, defined next to the
+ * policy's code: policy.c, or a file of the module alone for policies
+ * with state in the kernel (stream tracker, BPF, random_miss). Builds of
+ * policy.c alone (host tests, KUnit) have only the former; the module
+ * checks at load that every row has its ops.
+ */
+struct rap_policy_ops {
+	enum rap_stage stage;
+	unsigned int (*decide)(int value, const struct rap_fault *f,
+			       const struct rap_cache_view *view,
+			       struct ra_policy_window *win, unsigned int did);
+};
+
+#define RAP_POLICY(name, orders, help, ...)				\
+	extern const struct rap_policy_ops rap_##name##_policy __weak;
+#include "table.h"
+
+extern const struct rap_policy_ops *const rap_policy_table[RAP_NR_POLICIES];
 
 bool rap_descending(const struct rap_cache_view *view, pgoff_t index,
 		    unsigned long nr);
