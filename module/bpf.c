@@ -69,7 +69,7 @@ static bool rap_bpf_window_cut(const struct ra_policy_fault *fault,
 			      MAX_PAGECACHE_ORDER);
 }
 
-/* Called by rap_mmap_ra() under rcu_read_lock() for arms with bpf=on */
+/* Called by rap_bpf_decide() under rcu_read_lock() for arms with bpf=on */
 bool rap_bpf_mmap_ra(const struct ra_policy_fault *fault,
 		     struct ra_policy_window *win, enum rap_arm arm)
 {

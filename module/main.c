@@ -141,23 +141,22 @@ static bool rap_mmap_ra(const struct ra_policy_fault *fault,
 /* Called once the mapping happened: count what the kernel will count */
 static bool rap_mmap_hit(const struct ra_policy_hit *hit)
 {
-	enum rap_arm arm = rap_arm_of(hit->vmf->vma->vm_file);
+	const struct rap_hit h = {
+		.pmd = hit->pmd,
+		.eligible = hit->eligible,
+		.hit = hit,
+		.arm = rap_arm_of(hit->vmf->vma->vm_file),
+	};
 	struct rap_settings s;
-	bool counted;
+	unsigned int did;
 
-	rap_settings_read(arm, &s);
-	if (hit->pmd) {
-		counted = rap_decide_pmd_hit(&s, hit->eligible);
-		if (counted)
-			rap_stat_add(arm, RAP_STAT_pmd_hit, 1);
-	} else {
-		counted = hit->eligible;
-	}
-	if (s.random_miss == RAP_RANDOM_MISS_FAULT)
-		counted = rap_random_mmap_hit(hit, counted, arm);
-	if (counted)
-		rap_stat_add(arm, RAP_STAT_mmap_hit, 1);
-	return counted;
+	rap_settings_read(h.arm, &s);
+	did = rap_decide_hit(&s, &h);
+	if (did & RAP_HIT_PMD)
+		rap_stat_add(h.arm, RAP_STAT_pmd_hit, 1);
+	if (did & RAP_HIT_COUNTED)
+		rap_stat_add(h.arm, RAP_STAT_mmap_hit, 1);
+	return did & RAP_HIT_COUNTED;
 }
 
 static void rap_mmap_ra_done(struct file *file, enum ra_policy_point point,

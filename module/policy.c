@@ -380,9 +380,23 @@ const struct rap_policy_ops rap_vma_limit_policy = {
 	.decide = rap_vma_limit_decide,
 };
 
-/* pmd_hit decides no window: rap_decide_pmd_hit() */
+/*
+ * pmd_hit=on: a PMD mapping of the faulting address counts as an mmap hit
+ * under the PTE path's rules (patch 2 of the descending-readers series);
+ * off keeps the stock rule that only PTE mappings count. It decides no
+ * window.
+ */
+static unsigned int rap_pmd_hit_hit(int value, const struct rap_hit *h,
+				    unsigned int did)
+{
+	if (!h->pmd || value != RAP_PMD_HIT_ON || !h->eligible)
+		return did;
+	return did | RAP_HIT_COUNTED | RAP_HIT_PMD;
+}
+
 const struct rap_policy_ops rap_pmd_hit_policy = {
 	.stage = RAP_STAGE_WINDOW,
+	.hit = rap_pmd_hit_hit,
 };
 
 /* Every policy's number of named values */
@@ -492,15 +506,39 @@ bool rap_window_cut(const struct ra_policy_window *win, pgoff_t vma_start,
 	       win->async_size > win->size || win->order > max_order;
 }
 
-/*
- * pmd_hit=on: a PMD mapping of the faulting address counts as an mmap hit
- * under the PTE path's rules (patch 2 of the descending-readers series);
- * off keeps the stock rule
- * that only PTE mappings count.
- */
+/* pmd_hit on a PMD mapping: whether it counts as an mmap hit */
 bool rap_decide_pmd_hit(const struct rap_settings *s, bool eligible)
 {
-	return s->pmd_hit == RAP_PMD_HIT_ON && eligible;
+	const struct rap_hit h = { .pmd = true, .eligible = eligible };
+
+	return rap_pmd_hit_hit(s->pmd_hit, &h, 0) & RAP_HIT_COUNTED;
+}
+
+/**
+ * rap_decide_hit - apply every policy to a mapping from the cache
+ * @s: the settings
+ * @h: the mapping
+ *
+ * Stock counts a PTE mapping the kernel's rules count and no PMD mapping;
+ * then the hit() of every policy whose setting is not stock, in table
+ * order.
+ *
+ * Return: RAP_HIT_* bits.
+ */
+unsigned int rap_decide_hit(const struct rap_settings *s,
+			    const struct rap_hit *h)
+{
+	unsigned int did = !h->pmd && h->eligible ? RAP_HIT_COUNTED : 0;
+	unsigned int id;
+
+	for (id = 0; id < RAP_NR_POLICIES; id++) {
+		const struct rap_policy_ops *ops = rap_policy_table[id];
+		int value = rap_setting(s, id);
+
+		if (value && ops && ops->hit)
+			did = ops->hit(value, h, did);
+	}
+	return did;
 }
 
 /* splitmix64's finaliser: every input bit affects every output bit */

@@ -163,6 +163,23 @@ enum rap_stage {
 	RAP_NR_STAGES
 };
 
+struct ra_policy_hit;
+
+/* A mapping of the faulting address from the cache (struct ra_policy_hit) */
+struct rap_hit {
+	bool pmd;		/* mapped with a PMD */
+	bool eligible;		/* the kernel's rules would lower mmap_miss */
+	/* for the module's own policies: the kernel's (NULL in tests) */
+	const struct ra_policy_hit *hit;
+	int arm;
+};
+
+/* What the policies decided on a mapping from the cache */
+enum rap_hit_decision {
+	RAP_HIT_COUNTED		= 1 << 0,	/* lowers mmap_miss */
+	RAP_HIT_PMD		= 1 << 1,	/* a PMD mapping pmd_hit counted */
+};
+
 /**
  * struct rap_policy_ops - a policy, as the BPF struct rapolicy_ops' mmap_ra
  * @stage: when it decides
@@ -170,6 +187,9 @@ enum rap_stage {
  *	never 0 (stock: not called), @did what the policies before it
  *	decided; may change @win; returns RAP_DID_* and RAP_DID_FLOW bits.
  *	NULL for a policy that decides no window (pmd_hit).
+ * @hit: the decision on a mapping from the cache, in table order: @did
+ *	holds the RAP_HIT_* bits so far, stock's to begin with; returns
+ *	them as they are to be. NULL: the policy leaves mappings alone.
  *
  * One per row of table.h, named rap_<name>_policy, defined next to the
  * policy's code: policy.c, or a file of the module alone for policies
@@ -182,6 +202,8 @@ struct rap_policy_ops {
 	unsigned int (*decide)(int value, const struct rap_fault *f,
 			       const struct rap_cache_view *view,
 			       struct ra_policy_window *win, unsigned int did);
+	unsigned int (*hit)(int value, const struct rap_hit *h,
+			    unsigned int did);
 };
 
 #define RAP_POLICY(name, orders, help, ...)				\
@@ -199,6 +221,8 @@ bool rap_window_cut(const struct ra_policy_window *win, pgoff_t vma_start,
 		    pgoff_t vma_end, pgoff_t file_pages, unsigned long max_size,
 		    unsigned int max_order);
 bool rap_decide_pmd_hit(const struct rap_settings *s, bool eligible);
+unsigned int rap_decide_hit(const struct rap_settings *s,
+			    const struct rap_hit *h);
 /* A/B: units hash into RAP_AB_BUCKETS buckets, the salt picks arm B's */
 #define RAP_AB_BUCKET_SHIFT	6
 #define RAP_AB_BUCKETS		64	/* 1 << RAP_AB_BUCKET_SHIFT */

@@ -113,9 +113,19 @@ static unsigned int rap_random_miss_decide(int value, const struct rap_fault *f,
 	return RAP_DID_REPLACED | RAP_DID_CUT;
 }
 
+/* random_miss on a mapping from the cache: rap_random_mmap_hit() */
+static unsigned int rap_random_miss_hit(int value, const struct rap_hit *h,
+					unsigned int did)
+{
+	if (rap_random_mmap_hit(h->hit, did & RAP_HIT_COUNTED, h->arm))
+		return did | RAP_HIT_COUNTED;
+	return did & ~RAP_HIT_COUNTED;
+}
+
 const struct rap_policy_ops rap_random_miss_policy = {
 	.stage = RAP_STAGE_CUT,
 	.decide = rap_random_miss_decide,
+	.hit = rap_random_miss_hit,
 };
 
 /**
