@@ -32,7 +32,7 @@ enum rap_bpf { RAP_BPF_OFF, RAP_BPF_ON };
 enum rap_random_miss { RAP_RANDOM_MISS_OFF, RAP_RANDOM_MISS_FAULT };
 enum rap_vma_limit { RAP_VMA_LIMIT_NONE, RAP_VMA_LIMIT_ALWAYS,
 		     RAP_VMA_LIMIT_NEAR_END };
-/* sync_mmap_order: off, fault_around, or RAP_SYNC_ORDER_BASE + order */
+/* sync_mmap_order: off, fault_around, or rap_order_value(2, order) */
 enum rap_sync_order { RAP_SYNC_ORDER_OFF, RAP_SYNC_ORDER_FAULT_AROUND,
 		      RAP_SYNC_ORDER_BASE };
 

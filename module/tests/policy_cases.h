@@ -466,7 +466,7 @@ static void rap_case_order_values(struct rap_test *t)
 			RAP_EXPECT_EQ(t, rap_value_order(nr, v), (int)o);
 		}
 	}
-	RAP_EXPECT_EQ(t, RAP_NR_NAMES(sync_mmap_order), 2);
+	RAP_EXPECT_EQ(t, RAP_NR_NAMES(sync_mmap_order), RAP_SYNC_ORDER_BASE);
 	for (o = 0; o <= 12; o++) {
 		s.sync_mmap_order = rap_order_value(RAP_NR_NAMES(sync_mmap_order),
 						    o);
