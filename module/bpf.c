@@ -69,7 +69,7 @@ static bool rap_bpf_window_cut(const struct ra_policy_fault *fault,
 			      MAX_PAGECACHE_ORDER);
 }
 
-/* Called by rap_mmap_ra() under rcu_read_lock() for arms with bpf=on */
+/* Called by rap_bpf_decide() under rcu_read_lock() for arms with bpf=on */
 bool rap_bpf_mmap_ra(const struct ra_policy_fault *fault,
 		     struct ra_policy_window *win, enum rap_arm arm)
 {
@@ -326,6 +326,24 @@ int rap_bpf_init_module(void)
 	return 0;
 }
 #endif /* RAP_HAVE_BPF */
+
+/*
+ * The bpf policy: the loaded program's window, when it returns one, is
+ * its own, as the stream tracker's is; it decides before the tracker
+ */
+static unsigned int rap_bpf_decide(int value, const struct rap_fault *f,
+				   const struct rap_cache_view *view,
+				   struct ra_policy_window *win, unsigned int did)
+{
+	if (!rap_bpf_mmap_ra(f->fault, win, f->arm))
+		return 0;
+	return RAP_DID_REPLACED | RAP_DID_OWNED;
+}
+
+const struct rap_policy_ops rap_bpf_policy = {
+	.stage = RAP_STAGE_PROGRAM,
+	.decide = rap_bpf_decide,
+};
 
 static struct kobj_attribute rap_bpf_ops_attr = __ATTR_RO(bpf_ops);
 

@@ -123,64 +123,40 @@ static bool rap_mmap_ra(const struct ra_policy_fault *fault,
 		.vma_end = fault->vma_end,
 		.ra_pages = fault->ra_pages,
 		.fault_around_pages = fault->fault_around_pages,
+		.fault = fault,
+		.arm = rap_arm_of(fault->file),
 	};
-	enum rap_arm arm = rap_arm_of(fault->file);
 	struct rap_settings s;
 	unsigned int did;
-	bool replaced, stream;
+	bool replaced;
 
 	if (fault->point >= RA_POLICY_NR_POINTS)
 		return false;
-	rap_settings_read(arm, &s);
-	did = 0;
-	/* a BPF policy's window or a stream tracker's is theirs to read */
-	stream = s.bpf == RAP_BPF_ON && rap_bpf_mmap_ra(fault, win, arm);
-	if (!stream)
-		stream = s.streams == RAP_STREAMS_ON &&
-			 rap_tracker_mmap_ra(fault, &f, &view, win, arm);
-	replaced = stream;
-	if (!replaced)
-		replaced = rap_decide_window(&s, &f, &view, win, &did);
-	/*
-	 * A descending policy's window at a miss rests on that miss alone
-	 * (the page above cached, the one below not), which random misses
-	 * among cached pages meet now and then: random_miss may cut it. Its
-	 * window at a marker continues a stream it started.
-	 */
-	if (fault->point == RA_POLICY_ASYNC)
-		stream |= !!(did & RAP_DID_STREAMS);
-	/* last: it only ever cuts the window down to the faulting page */
-	if (s.random_miss == RAP_RANDOM_MISS_FAULT &&
-	    rap_random_mmap_ra(fault, win, stream, arm)) {
-		/* the window read is random_miss's: count only its bound */
-		did &= ~(RAP_DID_STREAMS | RAP_DID_ORDER_RAISE |
-			 RAP_DID_VMA_CLAMP);
-		replaced = true;
-	}
-	rap_count_window(arm, fault->point, did);
+	rap_settings_read(f.arm, &s);
+	replaced = rap_decide_window(&s, &f, &view, win, &did);
+	rap_count_window(f.arm, fault->point, did);
 	return replaced;
 }
 
 /* Called once the mapping happened: count what the kernel will count */
 static bool rap_mmap_hit(const struct ra_policy_hit *hit)
 {
-	enum rap_arm arm = rap_arm_of(hit->vmf->vma->vm_file);
+	const struct rap_hit h = {
+		.pmd = hit->pmd,
+		.eligible = hit->eligible,
+		.hit = hit,
+		.arm = rap_arm_of(hit->vmf->vma->vm_file),
+	};
 	struct rap_settings s;
-	bool counted;
+	unsigned int did;
 
-	rap_settings_read(arm, &s);
-	if (hit->pmd) {
-		counted = rap_decide_pmd_hit(&s, hit->eligible);
-		if (counted)
-			rap_stat_add(arm, RAP_STAT_pmd_hit, 1);
-	} else {
-		counted = hit->eligible;
-	}
-	if (s.random_miss == RAP_RANDOM_MISS_FAULT)
-		counted = rap_random_mmap_hit(hit, counted, arm);
-	if (counted)
-		rap_stat_add(arm, RAP_STAT_mmap_hit, 1);
-	return counted;
+	rap_settings_read(h.arm, &s);
+	did = rap_decide_hit(&s, &h);
+	if (did & RAP_HIT_PMD)
+		rap_stat_add(h.arm, RAP_STAT_pmd_hit, 1);
+	if (did & RAP_HIT_COUNTED)
+		rap_stat_add(h.arm, RAP_STAT_mmap_hit, 1);
+	return did & RAP_HIT_COUNTED;
 }
 
 static void rap_mmap_ra_done(struct file *file, enum ra_policy_point point,
@@ -202,9 +178,24 @@ static const struct readahead_policy_ops rap_ops = {
 	.mmap_ra_done = rap_mmap_ra_done,
 };
 
+/* Every row of table.h has its ops: their names are bound weakly */
+static int rap_policy_table_check(void)
+{
+	unsigned int id;
+
+	for (id = 0; id < RAP_NR_POLICIES; id++)
+		if (WARN(!rap_policy_table[id], "policy %u has no ops\n", id))
+			return -EINVAL;
+	return 0;
+}
+
 static int __init rapolicy_init(void)
 {
 	int err;
+
+	err = rap_policy_table_check();
+	if (err)
+		return err;
 
 	rap_tracker_init();
 	rap_random_init();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rapolicy: the readahead policies as pure decisions, one function each.
+ * rapolicy: the readahead policies as pure decisions, one struct
+ * rap_policy_ops each.
  * Builds in the kernel and on the host (see policy.h).
  */
 #include "policy.h"
@@ -114,26 +115,24 @@ static bool rap_window_below(pgoff_t top, unsigned long size,
  * marker on the folio below, so the stream continues asynchronously
  * (rap_descending_async()).
  */
-static bool rap_descending_thp(const struct rap_settings *s,
-			       const struct rap_fault *f,
+static bool rap_descending_thp(int value, const struct rap_fault *f,
 			       const struct rap_cache_view *view,
 			       struct ra_policy_window *win)
 {
 	unsigned long nr = 1UL << win->order;
 
-	if (s->descending_thp == RAP_DESC_THP_OFF ||
-	    f->point != RA_POLICY_SYNC_THP)
+	if (f->point != RA_POLICY_SYNC_THP)
 		return false;
 	/* VM_RAND_READ reads one folio: nothing to redirect */
 	if (win->size != 2 * nr)
 		return false;
-	if (s->descending_thp == RAP_DESC_THP_STREAM &&
+	if (value == RAP_DESC_THP_STREAM &&
 	    !rap_enters_from_above(f->index, nr))
 		return false;
 	if (!rap_descending(view, win->start, nr))
 		return false;
 	win->start -= nr;
-	win->async_size = s->descending_thp == RAP_DESC_THP_STREAM ? win->size : 0;
+	win->async_size = value == RAP_DESC_THP_STREAM ? win->size : 0;
 	return true;
 }
 
@@ -154,37 +153,6 @@ static bool rap_window_to_fault(const struct rap_fault *f,
 				stream ? RAP_MARK_BELOW_FAULT : 0, win);
 }
 
-/* descending_seq: VM_SEQ_READ misses ("window": patch 3 of that series) */
-static bool rap_descending_seq(const struct rap_settings *s,
-			       const struct rap_fault *f,
-			       const struct rap_cache_view *view,
-			       struct ra_policy_window *win)
-{
-	if (s->descending_seq == RAP_DESC_SEQ_OFF ||
-	    f->point != RA_POLICY_SYNC_SEQ)
-		return false;
-	return rap_window_to_fault(f, view,
-				   s->descending_seq == RAP_DESC_SEQ_STREAM, win);
-}
-
-/*
- * descending_around: read-around (no madvise() hint) centres its window
- * on the fault, so a descending reader uses half of it; read the window
- * that ends at the fault instead.
- */
-static bool rap_descending_around(const struct rap_settings *s,
-				  const struct rap_fault *f,
-				  const struct rap_cache_view *view,
-				  struct ra_policy_window *win)
-{
-	if (s->descending_around == RAP_DESC_AROUND_OFF ||
-	    f->point != RA_POLICY_SYNC_AROUND)
-		return false;
-	return rap_window_to_fault(f, view,
-				   s->descending_around == RAP_DESC_AROUND_STREAM,
-				   win);
-}
-
 /*
  * The "stream" values, on a hit of a readahead marker: if the hit lies in
  * the file's last window (ra->start, ra->size) and that window is the low
@@ -196,8 +164,7 @@ static bool rap_descending_around(const struct rap_settings *s,
  * window has its previous window cached below it and never matches; THP
  * streams also need the fault to enter its folio from above.
  */
-static bool rap_descending_async(const struct rap_settings *s,
-				 const struct rap_fault *f,
+static bool rap_descending_async(const struct rap_fault *f,
 				 const struct rap_cache_view *view,
 				 struct ra_policy_window *win)
 {
@@ -209,20 +176,12 @@ static bool rap_descending_async(const struct rap_settings *s,
 		return false;
 	switch (f->kind) {
 	case RAP_MAP_THP:
-		if (s->descending_thp != RAP_DESC_THP_STREAM)
-			return false;
 		order = f->thp_order;
 		unit = 1UL << order;
 		max = f->ra_pages > 2 * unit ? f->ra_pages & ~(unit - 1) : 2 * unit;
 		break;
 	case RAP_MAP_SEQ:
-		if (s->descending_seq != RAP_DESC_SEQ_STREAM)
-			return false;
-		order = f->ra_order + 2;
-		break;
 	case RAP_MAP_AROUND:
-		if (s->descending_around != RAP_DESC_AROUND_STREAM)
-			return false;
 		order = f->ra_order + 2;
 		break;
 	default:
@@ -250,36 +209,134 @@ static bool rap_descending_async(const struct rap_settings *s,
 }
 
 /*
+ * A descending policy on a hit of a readahead marker of a mapping of
+ * @kind: its "stream" value reads on with rap_descending_async()
+ */
+static unsigned int rap_descending_marker(bool stream,
+					  enum rap_mapping_kind kind,
+					  const struct rap_fault *f,
+					  const struct rap_cache_view *view,
+					  struct ra_policy_window *win,
+					  unsigned int bit)
+{
+	if (!stream || f->kind != kind || !rap_descending_async(f, view, win))
+		return 0;
+	return bit | RAP_DID_REPLACED | RAP_DID_SIZED;
+}
+
+static unsigned int rap_descending_thp_decide(int value,
+					      const struct rap_fault *f,
+					      const struct rap_cache_view *view,
+					      struct ra_policy_window *win,
+					      unsigned int did __always_unused)
+{
+	if (f->point == RA_POLICY_ASYNC)
+		return rap_descending_marker(value == RAP_DESC_THP_STREAM,
+					     RAP_MAP_THP, f, view, win,
+					     RAP_DID_DESCENDING_THP);
+	if (!rap_descending_thp(value, f, view, win))
+		return 0;
+	return RAP_DID_DESCENDING_THP | RAP_DID_REPLACED;
+}
+
+const struct rap_policy_ops rap_descending_thp_policy = {
+	.stage = RAP_STAGE_WINDOW,
+	.decide = rap_descending_thp_decide,
+};
+
+/* descending_seq: VM_SEQ_READ misses ("window": patch 3 of that series) */
+static unsigned int rap_descending_seq_decide(int value,
+					      const struct rap_fault *f,
+					      const struct rap_cache_view *view,
+					      struct ra_policy_window *win,
+					      unsigned int did __always_unused)
+{
+	bool stream = value == RAP_DESC_SEQ_STREAM;
+
+	if (f->point == RA_POLICY_ASYNC)
+		return rap_descending_marker(stream, RAP_MAP_SEQ, f, view, win,
+					     RAP_DID_DESCENDING_SEQ);
+	if (f->point != RA_POLICY_SYNC_SEQ ||
+	    !rap_window_to_fault(f, view, stream, win))
+		return 0;
+	return RAP_DID_DESCENDING_SEQ | RAP_DID_REPLACED | RAP_DID_SIZED;
+}
+
+const struct rap_policy_ops rap_descending_seq_policy = {
+	.stage = RAP_STAGE_WINDOW,
+	.decide = rap_descending_seq_decide,
+};
+
+/*
+ * descending_around: read-around (no madvise() hint) centres its window
+ * on the fault, so a descending reader uses half of it; read the window
+ * that ends at the fault instead.
+ */
+static unsigned int
+rap_descending_around_decide(int value, const struct rap_fault *f,
+			     const struct rap_cache_view *view,
+			     struct ra_policy_window *win,
+			     unsigned int did __always_unused)
+{
+	bool stream = value == RAP_DESC_AROUND_STREAM;
+
+	if (f->point == RA_POLICY_ASYNC)
+		return rap_descending_marker(stream, RAP_MAP_AROUND, f, view,
+					     win, RAP_DID_DESCENDING_AROUND);
+	if (f->point != RA_POLICY_SYNC_AROUND ||
+	    !rap_window_to_fault(f, view, stream, win))
+		return 0;
+	return RAP_DID_DESCENDING_AROUND | RAP_DID_REPLACED;
+}
+
+const struct rap_policy_ops rap_descending_around_policy = {
+	.stage = RAP_STAGE_WINDOW,
+	.decide = rap_descending_around_decide,
+};
+
+/*
  * sync_mmap_order: read-around with folios of the fault-around order (or a
  * fixed order) without saving it in ra->order, so async readahead still
  * ramps up from its own order ("filemap: use high-order folios in filemap
  * sync RA", https://lore.kernel.org/r/20260415192853.3470423-3-stepanov.anatoly@huawei.com).
  */
+static unsigned int rap_sync_order_of(int value,
+				      unsigned long fault_around_pages)
+{
+	if (value == RAP_SYNC_ORDER_FAULT_AROUND)
+		return fault_around_pages ?
+			rap_lowest_order(fault_around_pages) : 0;
+	return rap_value_order(RAP_NR_NAMES(sync_mmap_order), value);
+}
+
 unsigned int rap_sync_order(const struct rap_settings *s,
 			    unsigned long fault_around_pages)
 {
-	if (s->sync_mmap_order == RAP_SYNC_ORDER_FAULT_AROUND)
-		return fault_around_pages ?
-			rap_lowest_order(fault_around_pages) : 0;
-	return s->sync_mmap_order - RAP_SYNC_ORDER_BASE;
+	return rap_sync_order_of(s->sync_mmap_order, fault_around_pages);
 }
 
-static bool rap_sync_mmap_order(const struct rap_settings *s,
-				const struct rap_fault *f,
-				struct ra_policy_window *win)
+static unsigned int
+rap_sync_mmap_order_decide(int value, const struct rap_fault *f,
+			   const struct rap_cache_view *view __always_unused,
+			   struct ra_policy_window *win,
+			   unsigned int did __always_unused)
 {
 	unsigned int order;
 
-	if (s->sync_mmap_order == RAP_SYNC_ORDER_OFF ||
-	    f->point != RA_POLICY_SYNC_AROUND)
-		return false;
-	order = rap_sync_order(s, f->fault_around_pages);
+	if (f->point != RA_POLICY_SYNC_AROUND)
+		return 0;
+	order = rap_sync_order_of(value, f->fault_around_pages);
 	if (order <= win->order)
-		return false;
+		return 0;
 	win->order = order;
 	win->order_once = true;
-	return true;
+	return RAP_DID_ORDER_RAISE | RAP_DID_REPLACED;
 }
+
+const struct rap_policy_ops rap_sync_mmap_order_policy = {
+	.stage = RAP_STAGE_ORDER,
+	.decide = rap_sync_mmap_order_decide,
+};
 
 /*
  * vma_limit: bound mmap readahead at the end of the VMA. "always" does so
@@ -289,15 +346,17 @@ static bool rap_sync_mmap_order(const struct rap_settings *s,
  * https://lore.kernel.org/r/20260727014610.3479784-1-zhangbo56@xiaomi.com).
  * Returns RAP_DID_* bits.
  */
-static unsigned int rap_vma_limit(const struct rap_settings *s,
-				  const struct rap_fault *f,
-				  struct ra_policy_window *win, bool sized)
+static unsigned int
+rap_vma_limit_decide(int value, const struct rap_fault *f,
+		     const struct rap_cache_view *view __always_unused,
+		     struct ra_policy_window *win, unsigned int did)
 {
+	bool sized = f->sized || (did & RAP_DID_SIZED);
 	pgoff_t last = f->vma_end - 1;
 
 	if (f->vma_end <= f->vma_start)
 		return 0;
-	switch (s->vma_limit) {
+	switch (value) {
 	case RAP_VMA_LIMIT_ALWAYS:
 		break;
 	case RAP_VMA_LIMIT_NEAR_END:
@@ -316,6 +375,57 @@ static unsigned int rap_vma_limit(const struct rap_settings *s,
 	return RAP_DID_VMA_LIMIT;
 }
 
+const struct rap_policy_ops rap_vma_limit_policy = {
+	.stage = RAP_STAGE_BOUND,
+	.decide = rap_vma_limit_decide,
+};
+
+/*
+ * pmd_hit=on: a PMD mapping of the faulting address counts as an mmap hit
+ * under the PTE path's rules (patch 2 of the descending-readers series);
+ * off keeps the stock rule that only PTE mappings count. It decides no
+ * window.
+ */
+static unsigned int rap_pmd_hit_hit(int value, const struct rap_hit *h,
+				    unsigned int did)
+{
+	if (!h->pmd || value != RAP_PMD_HIT_ON || !h->eligible)
+		return did;
+	return did | RAP_HIT_COUNTED | RAP_HIT_PMD;
+}
+
+const struct rap_policy_ops rap_pmd_hit_policy = {
+	.stage = RAP_STAGE_WINDOW,
+	.hit = rap_pmd_hit_hit,
+};
+
+/* Every policy's number of named values */
+const unsigned int rap_nr_names[RAP_NR_POLICIES] = {
+#define RAP_POLICY(name, orders, help, ...)				\
+	[RAP_POL_##name] = sizeof((const char *[]){ __VA_ARGS__ }) /	\
+			   sizeof(const char *),
+#include "table.h"
+};
+
+/* The ops of every policy, in table order; NULL: not in this build */
+const struct rap_policy_ops *const rap_policy_table[RAP_NR_POLICIES] = {
+#define RAP_POLICY(name, orders, help, ...)				\
+	[RAP_POL_##name] = &rap_##name##_policy,
+#include "table.h"
+};
+
+static const size_t rap_setting_offset[RAP_NR_POLICIES] = {
+#define RAP_POLICY(name, orders, help, ...)				\
+	[RAP_POL_##name] = offsetof(struct rap_settings, name),
+#include "table.h"
+};
+
+/* The setting of policy @id, the index of its value */
+int rap_setting(const struct rap_settings *s, enum rap_policy_id id)
+{
+	return *(const int *)((const char *)s + rap_setting_offset[id]);
+}
+
 /**
  * rap_decide_window - apply every policy to the window of one fault
  * @s: the settings
@@ -324,6 +434,9 @@ static unsigned int rap_vma_limit(const struct rap_settings *s,
  * @win: in: the kernel's default window; out: the window to read
  * @decisions: out: RAP_DID_* bits
  *
+ * Runs the decide() of every policy whose setting is not stock, stage by
+ * stage (enum rap_stage), in table order within a stage.
+ *
  * Return: true if @win replaces the default window (a bound alone does
  * not: the kernel honours @win->max_index either way).
  */
@@ -331,36 +444,27 @@ bool rap_decide_window(const struct rap_settings *s, const struct rap_fault *f,
 		       const struct rap_cache_view *view,
 		       struct ra_policy_window *win, unsigned int *decisions)
 {
-	bool sized = f->sized;
-	bool replaced = false;
+	unsigned int did = 0, stage, id;
 
-	*decisions = 0;
-	if (rap_descending_thp(s, f, view, win)) {
-		*decisions |= RAP_DID_DESCENDING_THP;
-		replaced = true;
+	for (stage = 0; stage < RAP_NR_STAGES; stage++) {
+		if ((did & RAP_DID_OWNED) && stage != RAP_STAGE_CUT)
+			continue;
+		for (id = 0; id < RAP_NR_POLICIES; id++) {
+			const struct rap_policy_ops *ops = rap_policy_table[id];
+			int value = rap_setting(s, id);
+			unsigned int bits;
+
+			if (!value || !ops || !ops->decide ||
+			    ops->stage != stage)
+				continue;
+			bits = ops->decide(value, f, view, win, did);
+			if (bits & RAP_DID_CUT)
+				did &= ~RAP_DID_SHAPE;
+			did |= bits;
+		}
 	}
-	if (rap_descending_seq(s, f, view, win)) {
-		*decisions |= RAP_DID_DESCENDING_SEQ;
-		replaced = true;
-		sized = true;
-	}
-	if (rap_descending_around(s, f, view, win)) {
-		*decisions |= RAP_DID_DESCENDING_AROUND;
-		replaced = true;
-	}
-	if (rap_descending_async(s, f, view, win)) {
-		*decisions |= f->kind == RAP_MAP_THP ? RAP_DID_DESCENDING_THP :
-			      f->kind == RAP_MAP_SEQ ? RAP_DID_DESCENDING_SEQ :
-			      RAP_DID_DESCENDING_AROUND;
-		replaced = true;
-		sized = true;
-	}
-	if (rap_sync_mmap_order(s, f, win)) {
-		*decisions |= RAP_DID_ORDER_RAISE;
-		replaced = true;
-	}
-	*decisions |= rap_vma_limit(s, f, win, sized);
-	return replaced;
+	*decisions = did & ~RAP_DID_FLOW;
+	return did & RAP_DID_REPLACED;
 }
 
 /**
@@ -402,15 +506,39 @@ bool rap_window_cut(const struct ra_policy_window *win, pgoff_t vma_start,
 	       win->async_size > win->size || win->order > max_order;
 }
 
-/*
- * pmd_hit=on: a PMD mapping of the faulting address counts as an mmap hit
- * under the PTE path's rules (patch 2 of the descending-readers series);
- * off keeps the stock rule
- * that only PTE mappings count.
- */
+/* pmd_hit on a PMD mapping: whether it counts as an mmap hit */
 bool rap_decide_pmd_hit(const struct rap_settings *s, bool eligible)
 {
-	return s->pmd_hit == RAP_PMD_HIT_ON && eligible;
+	const struct rap_hit h = { .pmd = true, .eligible = eligible };
+
+	return rap_pmd_hit_hit(s->pmd_hit, &h, 0) & RAP_HIT_COUNTED;
+}
+
+/**
+ * rap_decide_hit - apply every policy to a mapping from the cache
+ * @s: the settings
+ * @h: the mapping
+ *
+ * Stock counts a PTE mapping the kernel's rules count and no PMD mapping;
+ * then the hit() of every policy whose setting is not stock, in table
+ * order.
+ *
+ * Return: RAP_HIT_* bits.
+ */
+unsigned int rap_decide_hit(const struct rap_settings *s,
+			    const struct rap_hit *h)
+{
+	unsigned int did = !h->pmd && h->eligible ? RAP_HIT_COUNTED : 0;
+	unsigned int id;
+
+	for (id = 0; id < RAP_NR_POLICIES; id++) {
+		const struct rap_policy_ops *ops = rap_policy_table[id];
+		int value = rap_setting(s, id);
+
+		if (value && ops && ops->hit)
+			did = ops->hit(value, h, did);
+	}
+	return did;
 }
 
 /* splitmix64's finaliser: every input bit affects every output bit */

@@ -12,6 +12,7 @@
 
 #ifdef __KERNEL__
 #include <linux/readahead_policy.h>
+#include <linux/stddef.h>
 #include <linux/types.h>
 #else
 /* Host unit tests: tests/unit/kernel_compat.h */
@@ -31,7 +32,7 @@ enum rap_bpf { RAP_BPF_OFF, RAP_BPF_ON };
 enum rap_random_miss { RAP_RANDOM_MISS_OFF, RAP_RANDOM_MISS_FAULT };
 enum rap_vma_limit { RAP_VMA_LIMIT_NONE, RAP_VMA_LIMIT_ALWAYS,
 		     RAP_VMA_LIMIT_NEAR_END };
-/* sync_mmap_order: off, fault_around, or RAP_SYNC_ORDER_BASE + order */
+/* sync_mmap_order: off, fault_around, or rap_order_value(2, order) */
 enum rap_sync_order { RAP_SYNC_ORDER_OFF, RAP_SYNC_ORDER_FAULT_AROUND,
 		      RAP_SYNC_ORDER_BASE };
 
@@ -40,6 +41,35 @@ struct rap_settings {
 #define RAP_POLICY(name, orders, help, ...) int name;
 #include "table.h"
 };
+
+/* The policies of table.h, in table order */
+enum rap_policy_id {
+#define RAP_POLICY(name, orders, help, ...) RAP_POL_##name,
+#include "table.h"
+	RAP_NR_POLICIES
+};
+
+/* The number of named values of policy @name */
+#define RAP_NR_NAMES(name)	rap_nr_names[RAP_POL_##name]
+extern const unsigned int rap_nr_names[RAP_NR_POLICIES];
+
+/*
+ * The value of a policy that takes folio orders (table.h) for @order:
+ * orders follow the names, so that the values of one policy file, as
+ * sysfs lists them, count up from 0.
+ */
+static inline int rap_order_value(unsigned int nr_names, unsigned int order)
+{
+	return nr_names + order;
+}
+
+/* The folio order that @value stands for, or -1 if it is a named value */
+static inline int rap_value_order(unsigned int nr_names, int value)
+{
+	return value >= (int)nr_names ? value - (int)nr_names : -1;
+}
+
+int rap_setting(const struct rap_settings *s, enum rap_policy_id id);
 
 /* What the page cache holds; the module backs it with the xarray */
 struct rap_cache_view {
@@ -63,6 +93,8 @@ enum rap_mapping_kind {
 	RAP_MAP_OTHER,		/* VM_EXEC, VM_RAND_READ */
 };
 
+struct ra_policy_fault;
+
 struct rap_fault {
 	enum ra_policy_point point;
 	/* the window offered is the one the kernel reads (struct ra_policy_fault) */
@@ -80,6 +112,9 @@ struct rap_fault {
 	pgoff_t vma_end;		/* file index just past the VMA */
 	unsigned long ra_pages;
 	unsigned long fault_around_pages;
+	/* for the module's own policies: the kernel's fault (NULL in tests) */
+	const struct ra_policy_fault *fault;
+	int arm;			/* and its A/B arm (enum rap_arm) */
 };
 
 /* What the policies did, for the statistics */
@@ -96,6 +131,87 @@ enum rap_decision {
 #define RAP_DID_STREAMS	(RAP_DID_DESCENDING_THP | RAP_DID_DESCENDING_SEQ | \
 			 RAP_DID_DESCENDING_AROUND)
 
+/*
+ * What a policy's decide() tells the policies after it, besides the
+ * RAP_DID_* bits it counts; rap_decide_window() does not return these.
+ */
+enum rap_decision_flow {
+	RAP_DID_REPLACED	= 1 << 16,	/* @win replaces the default */
+	RAP_DID_SIZED		= 1 << 17,	/* and is the window read */
+	RAP_DID_OWNED		= 1 << 18,	/* a stream's own: kept as is */
+	RAP_DID_CUT		= 1 << 19,	/* cut down to less */
+};
+
+#define RAP_DID_FLOW	(RAP_DID_REPLACED | RAP_DID_SIZED | RAP_DID_OWNED | \
+			 RAP_DID_CUT)
+/* The decisions that a cut discards: only a bound still holds */
+#define RAP_DID_SHAPE	(RAP_DID_STREAMS | RAP_DID_ORDER_RAISE | \
+			 RAP_DID_VMA_CLAMP)
+
+/*
+ * When a policy decides: stages in this order, within a stage the table's
+ * order. Once a policy owns the window (RAP_DID_OWNED), only RAP_STAGE_CUT
+ * still runs.
+ */
+enum rap_stage {
+	RAP_STAGE_PROGRAM,	/* a loaded program (BPF) */
+	RAP_STAGE_OWN,		/* a tracker that owns the streams it reads */
+	RAP_STAGE_WINDOW,	/* replace the window */
+	RAP_STAGE_ORDER,	/* raise its folio order */
+	RAP_STAGE_BOUND,	/* bound it (max_index) */
+	RAP_STAGE_CUT,		/* cut it down, last */
+	RAP_NR_STAGES
+};
+
+struct ra_policy_hit;
+
+/* A mapping of the faulting address from the cache (struct ra_policy_hit) */
+struct rap_hit {
+	bool pmd;		/* mapped with a PMD */
+	bool eligible;		/* the kernel's rules would lower mmap_miss */
+	/* for the module's own policies: the kernel's (NULL in tests) */
+	const struct ra_policy_hit *hit;
+	int arm;
+};
+
+/* What the policies decided on a mapping from the cache */
+enum rap_hit_decision {
+	RAP_HIT_COUNTED		= 1 << 0,	/* lowers mmap_miss */
+	RAP_HIT_PMD		= 1 << 1,	/* a PMD mapping pmd_hit counted */
+};
+
+/**
+ * struct rap_policy_ops - a policy, as the BPF struct rapolicy_ops' mmap_ra
+ * @stage: when it decides
+ * @decide: the decision on one fault: @value is the policy's setting,
+ *	never 0 (stock: not called), @did what the policies before it
+ *	decided; may change @win; returns RAP_DID_* and RAP_DID_FLOW bits.
+ *	NULL for a policy that decides no window (pmd_hit).
+ * @hit: the decision on a mapping from the cache, in table order: @did
+ *	holds the RAP_HIT_* bits so far, stock's to begin with; returns
+ *	them as they are to be. NULL: the policy leaves mappings alone.
+ *
+ * One per row of table.h, named rap_<name>_policy, defined next to the
+ * policy's code: policy.c, or a file of the module alone for policies
+ * with state in the kernel (stream tracker, BPF, random_miss). Builds of
+ * policy.c alone (host tests, KUnit) have only the former; the module
+ * checks at load that every row has its ops.
+ */
+struct rap_policy_ops {
+	enum rap_stage stage;
+	unsigned int (*decide)(int value, const struct rap_fault *f,
+			       const struct rap_cache_view *view,
+			       struct ra_policy_window *win, unsigned int did);
+	unsigned int (*hit)(int value, const struct rap_hit *h,
+			    unsigned int did);
+};
+
+#define RAP_POLICY(name, orders, help, ...)				\
+	extern const struct rap_policy_ops rap_##name##_policy __weak;
+#include "table.h"
+
+extern const struct rap_policy_ops *const rap_policy_table[RAP_NR_POLICIES];
+
 bool rap_descending(const struct rap_cache_view *view, pgoff_t index,
 		    unsigned long nr);
 bool rap_decide_window(const struct rap_settings *s, const struct rap_fault *f,
@@ -105,6 +221,8 @@ bool rap_window_cut(const struct ra_policy_window *win, pgoff_t vma_start,
 		    pgoff_t vma_end, pgoff_t file_pages, unsigned long max_size,
 		    unsigned int max_order);
 bool rap_decide_pmd_hit(const struct rap_settings *s, bool eligible);
+unsigned int rap_decide_hit(const struct rap_settings *s,
+			    const struct rap_hit *h);
 /* A/B: units hash into RAP_AB_BUCKETS buckets, the salt picks arm B's */
 #define RAP_AB_BUCKET_SHIFT	6
 #define RAP_AB_BUCKETS		64	/* 1 << RAP_AB_BUCKET_SHIFT */

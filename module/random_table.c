@@ -91,6 +91,43 @@ bool rap_random_mmap_ra(const struct ra_policy_fault *fault,
 	return shrunk;
 }
 
+/*
+ * random_miss, last: a window that continues a stream (the tracker's or
+ * the BPF program's own, or a descending policy's at its marker) is no
+ * random read's; a descending policy's window at a miss rests on that
+ * miss alone (the page above cached, the one below not), which random
+ * misses among cached pages meet now and then, so random_miss may cut
+ * it. What it cuts to is its window: of the decisions before it, only a
+ * bound still counts (RAP_DID_CUT).
+ */
+static unsigned int rap_random_miss_decide(int value, const struct rap_fault *f,
+					   const struct rap_cache_view *view,
+					   struct ra_policy_window *win,
+					   unsigned int did)
+{
+	bool stream = (did & RAP_DID_OWNED) ||
+		      (f->point == RA_POLICY_ASYNC && (did & RAP_DID_STREAMS));
+
+	if (!rap_random_mmap_ra(f->fault, win, stream, f->arm))
+		return 0;
+	return RAP_DID_REPLACED | RAP_DID_CUT;
+}
+
+/* random_miss on a mapping from the cache: rap_random_mmap_hit() */
+static unsigned int rap_random_miss_hit(int value, const struct rap_hit *h,
+					unsigned int did)
+{
+	if (rap_random_mmap_hit(h->hit, did & RAP_HIT_COUNTED, h->arm))
+		return did | RAP_HIT_COUNTED;
+	return did & ~RAP_HIT_COUNTED;
+}
+
+const struct rap_policy_ops rap_random_miss_policy = {
+	.stage = RAP_STAGE_CUT,
+	.decide = rap_random_miss_decide,
+	.hit = rap_random_miss_hit,
+};
+
 /**
  * rap_random_mmap_hit - random_miss on a mapping of the faulting address
  * @hit: the mapping, as the kernel reports it

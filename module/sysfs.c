@@ -116,7 +116,7 @@ static int rap_policy_parse(const struct rap_policy_attr *pa,
 		return -EINVAL;
 	if (!rap_order_honoured(order))
 		return -EOPNOTSUPP;
-	*value = RAP_SYNC_ORDER_BASE + order;
+	*value = rap_order_value(pa->nr_names, order);
 	return 0;
 }
 
@@ -146,16 +146,18 @@ static ssize_t rap_policy_emit(const struct rap_policy_attr *pa,
 		nr += MAX_PAGECACHE_ORDER + 1;
 	for (i = 0; i < nr; i++) {
 		const char *sep = i ? " " : "";
-		bool on = i == cur;
+		unsigned int order = i - pa->nr_names;
+		bool on;
 
-		if (i >= pa->nr_names && !rap_order_honoured(i - pa->nr_names))
-			continue;
-		if (i < pa->nr_names)
+		if (i < pa->nr_names) {
+			on = i == cur;
 			len += sysfs_emit_at(buf, len, on ? "%s[%s]" : "%s%s",
 					     sep, pa->names[i]);
-		else
+		} else if (rap_order_honoured(order)) {
+			on = cur == rap_order_value(pa->nr_names, order);
 			len += sysfs_emit_at(buf, len, on ? "%s[%u]" : "%s%u",
-					     sep, i - pa->nr_names);
+					     sep, order);
+		}
 	}
 	len += sysfs_emit_at(buf, len, "\n");
 	return len;

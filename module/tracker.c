@@ -165,3 +165,22 @@ bool rap_tracker_mmap_ra(const struct ra_policy_fault *fault,
 		rap_stat_add(arm, RAP_STAT_stream_async, 1);
 	return true;
 }
+
+/*
+ * The streams policy: the stream tracker's window, when it has one, is
+ * its own; the policies after it leave it be
+ */
+static unsigned int rap_streams_decide(int value, const struct rap_fault *f,
+				       const struct rap_cache_view *view,
+				       struct ra_policy_window *win,
+				       unsigned int did)
+{
+	if (!rap_tracker_mmap_ra(f->fault, f, view, win, f->arm))
+		return 0;
+	return RAP_DID_REPLACED | RAP_DID_OWNED;
+}
+
+const struct rap_policy_ops rap_streams_policy = {
+	.stage = RAP_STAGE_OWN,
+	.decide = rap_streams_decide,
+};

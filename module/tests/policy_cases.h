@@ -444,6 +444,36 @@ static void rap_case_sync_mmap_order(struct rap_test *t)
 	RAP_EXPECT_EQ(t, rap_sync_order(&s, 32), 7);
 }
 
+/*
+ * A policy that takes folio orders stores order o as a value that neither
+ * a named value nor another order has, and reads the same order back:
+ * what sysfs stores on a write, lists in brackets and the policy decides
+ * with. Policies with any number of names, not only sync_mmap_order's two.
+ */
+static void rap_case_order_values(struct rap_test *t)
+{
+	struct rap_settings s = { 0 };
+	unsigned int nr, o;
+	int i;
+
+	for (nr = 1; nr <= 4; nr++) {
+		for (i = 0; i < (int)nr; i++)
+			RAP_EXPECT_EQ(t, rap_value_order(nr, i), -1);
+		for (o = 0; o <= 12; o++) {
+			int v = rap_order_value(nr, o);
+
+			RAP_EXPECT(t, v >= (int)nr);
+			RAP_EXPECT_EQ(t, rap_value_order(nr, v), (int)o);
+		}
+	}
+	RAP_EXPECT_EQ(t, RAP_NR_NAMES(sync_mmap_order), RAP_SYNC_ORDER_BASE);
+	for (o = 0; o <= 12; o++) {
+		s.sync_mmap_order = rap_order_value(RAP_NR_NAMES(sync_mmap_order),
+						    o);
+		RAP_EXPECT_EQ(t, rap_sync_order(&s, 16), o);
+	}
+}
+
 static void rap_case_pmd_hit(struct rap_test *t)
 {
 	struct rap_settings s = { 0 };
@@ -916,6 +946,7 @@ static const struct rap_case rap_cases[] = {
 	{ "vma_limit_always", rap_case_vma_limit_always },
 	{ "vma_limit_near_end", rap_case_vma_limit_near_end },
 	{ "sync_mmap_order", rap_case_sync_mmap_order },
+	{ "order_values", rap_case_order_values },
 	{ "pmd_hit", rap_case_pmd_hit },
 	{ "all_off_is_stock", rap_case_all_off_is_stock },
 	{ "sample_arm", rap_case_sample_arm },

@@ -14,6 +14,9 @@
 typedef unsigned long pgoff_t;
 typedef uint64_t u64;
 
+#define __weak __attribute__((weak))
+#define __always_unused __attribute__((unused))
+
 enum ra_policy_point {
 	RA_POLICY_SYNC_THP,
 	RA_POLICY_SYNC_SEQ,
