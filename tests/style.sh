@@ -1,6 +1,6 @@
 #!/bin/bash
-# Style checks (TAP): checkpatch --strict on the series (with the kernel
-# tree) and on the module (--no-tree -f), and one version everywhere.
+# Style checks (TAP): checkpatch --strict on the three series (with the
+# 7.3 kernel tree) and on the module (--no-tree -f), and one version everywhere.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 n=0
@@ -13,7 +13,10 @@ tap() {
 src=$(bash "$top/tests/kernel/fetch-source.sh") || { tap 1 "kernel source for checkpatch"; exit 1; }
 checkpatch=(perl "$src/scripts/checkpatch.pl" --strict --quiet --no-summary)
 
-for p in $(grep -v '^#' "$top/patches/series"); do
+# The 7.3 series, the 6.12 port and 7.2's own forms of patches
+for p in $(grep -v '^#' "$top/patches/series") \
+	 $(grep -v '^#' "$top/patches/6.12/series" | sed 's|^|6.12/|') \
+	 $(cd "$top/patches" && ls 7.2/*.patch); do
 	out=$(cd "$src" && "${checkpatch[@]}" "$top/patches/$p" 2>&1)
 	[ -z "$out" ] || echo "$out" | sed 's/^/# /'
 	tap "$([ -z "$out" ] && echo 0 || echo 1)" "checkpatch --strict patches/$p"

@@ -94,7 +94,7 @@ cp -al "$pristine" "$tree"
 rm -f "$tree/.rapolicy-unpacked"
 for p in "${series_files[@]}"; do
 	log "applying ${p##*/}"
-	patch -d "$tree" -p1 --forward --batch --no-backup-if-mismatch -s <"$p" ||
+	patch -d "$tree" -p1 --fuzz=0 --forward --batch --no-backup-if-mismatch -s <"$p" ||
 		die "${p##*/} does not apply to linux-source $version"
 	if find "$tree" -name '*.rej' | grep -q .; then
 		die "${p##*/} left rejects in $tree"

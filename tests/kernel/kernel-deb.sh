@@ -110,7 +110,7 @@ if [ ! -f "$dir/.configured" ]; then
 	cp -al "$pristine" "$tree"
 	rm -f "$tree/.rapolicy-unpacked"
 	for p in "${series_files[@]}"; do
-		patch -d "$tree" -p1 --forward --batch --no-backup-if-mismatch -s <"$p" ||
+		patch -d "$tree" -p1 --fuzz=0 --forward --batch --no-backup-if-mismatch -s <"$p" ||
 			die "${p##*/} does not apply to linux-source $version"
 	done
 	! find "$tree" -name '*.rej' | grep -q . || die "the series left rejects in $tree"

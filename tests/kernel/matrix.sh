@@ -66,7 +66,7 @@ prepare_src() {
 		rm -f "$dir/.rapolicy-unpacked"
 		if [ "$variant" = patched ]; then
 			for p in "${patches[@]}"; do
-				patch -d "$dir" -p1 --forward --batch --no-backup-if-mismatch -s <"$p" ||
+				patch -d "$dir" -p1 --fuzz=0 --forward --batch --no-backup-if-mismatch -s <"$p" ||
 					return 1
 			done
 		fi
