@@ -90,9 +90,9 @@ static enum rap_mapping_kind rap_mapping_kind(enum ra_policy_point sync_point)
 	}
 }
 
-static void rap_mmap_miss(const struct vm_fault *vmf)
+static void rap_mmap_miss(const struct file *file, pgoff_t index)
 {
-	struct rap_unit u = rap_unit_of(vmf->vma->vm_file);
+	struct rap_unit u = rap_unit_of(file);
 
 	rap_stat_add(u.arm, RAP_STAT_sync_miss, 1);
 	rap_bucket_add(u.bucket, RAP_BUCKET_sync_miss, 1);
@@ -145,7 +145,7 @@ static bool rap_mmap_hit(const struct ra_policy_hit *hit)
 		.pmd = hit->pmd,
 		.eligible = hit->eligible,
 		.hit = hit,
-		.arm = rap_arm_of(hit->vmf->vma->vm_file),
+		.arm = rap_arm_of(hit->file),
 	};
 	struct rap_settings s;
 	unsigned int did;
@@ -159,8 +159,8 @@ static bool rap_mmap_hit(const struct ra_policy_hit *hit)
 	return did & RAP_HIT_COUNTED;
 }
 
-static void rap_mmap_ra_done(struct file *file, enum ra_policy_point point,
-			     unsigned long nr_added)
+static void rap_mmap_ra_done(const struct file *file,
+			     enum ra_policy_point point, unsigned long nr_added)
 {
 	struct rap_unit u;
 

@@ -139,7 +139,7 @@ const struct rap_policy_ops rap_random_miss_policy = {
 bool rap_random_mmap_hit(const struct ra_policy_hit *hit, bool counted,
 			 enum rap_arm arm)
 {
-	const struct rap_random_key key = rap_random_key(hit->vmf->vma);
+	const struct rap_random_key key = rap_random_key(hit->vma);
 	u32 set = rap_random_set_of(&key);
 	struct rap_random *r;
 	unsigned int did = 0;
@@ -147,7 +147,7 @@ bool rap_random_mmap_hit(const struct ra_policy_hit *hit, bool counted,
 	spin_lock(&rap_random_locks[set]);
 	r = rap_random_find(&rap_random_sets[set], &key, false);
 	if (r)
-		counted = rap_random_hit(r, hit->vmf->pgoff, counted, &did);
+		counted = rap_random_hit(r, hit->index, counted, &did);
 	spin_unlock(&rap_random_locks[set]);
 	if (did & RAP_RANDOM_DID_CREDIT)
 		rap_stat_add(arm, RAP_STAT_random_credit, 1);

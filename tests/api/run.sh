@@ -1,7 +1,8 @@
 #!/bin/bash
 # The hook API's contract, checked by the compiler (TAP): a policy gets the
-# fault as a const copy with no pointer to the file's readahead state, so a
-# policy that tries to change ra->size or the fault does not build. A good
+# fault as a const copy with no pointer to the file's readahead state and
+# the file, the VMA and the hit as const, so a policy that tries to change
+# ra->size, the fault, the file or the VMA does not build. A good
 # policy built the same way shows that the failures are the contract's.
 set -uo pipefail
 # ASCII quotes in the compiler's messages
@@ -17,7 +18,8 @@ tap() {
 	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
 }
 
-# build NAME BODY: a module whose mmap_ra hook runs BODY; prints the log
+# build NAME BODY [HIT_BODY]: a module whose mmap_ra hook runs BODY and
+# whose other hooks run HIT_BODY (with hit, file and index in scope)
 build() {
 	local dir=$work/$1
 	mkdir -p "$dir"
@@ -34,7 +36,32 @@ static bool try_ra(const struct ra_policy_fault *fault,
 	return false;
 }
 
-static const struct readahead_policy_ops ops = { .mmap_ra = try_ra };
+static bool try_hit(const struct ra_policy_hit *hit)
+{
+	const struct file *file = hit->file;
+	pgoff_t index = hit->index;
+
+	(void)file;
+	(void)index;
+	${3:-}
+	return false;
+}
+
+static void try_miss(const struct file *file, pgoff_t index)
+{
+}
+
+static void try_done(const struct file *file, enum ra_policy_point point,
+		     unsigned long nr_added)
+{
+}
+
+static const struct readahead_policy_ops ops = {
+	.mmap_miss = try_miss,
+	.mmap_ra = try_ra,
+	.mmap_hit = try_hit,
+	.mmap_ra_done = try_done,
+};
 
 static int __init try_init(void)
 {
@@ -48,9 +75,9 @@ EOC
 	echo $? >"$dir/rc"
 }
 
-# expect_fail NAME BODY MESSAGE
+# expect_fail NAME BODY MESSAGE [HIT_BODY]
 expect_fail() {
-	build "$1" "$2"
+	build "$1" "$2" "${4:-}"
 	if [ "$(cat "$work/$1/rc")" != 0 ] && grep -q "$3" "$work/$1/log"; then
 		tap 0 "$1: does not build ($3)"
 	else
@@ -70,4 +97,8 @@ expect_fail write_ra 'fault->ra->size = 0;' "has no member named .ra."
 expect_fail write_snapshot 'fault->ra_size = 0;' "read-only"
 expect_fail write_vma 'fault->vma->vm_pgoff = 0;' "read-only"
 expect_fail write_vmf 'fault->vmf->pgoff = 0;' "has no member named .vmf."
+expect_fail write_file 'fault->file->f_ra.size = 0;' "read-only"
+expect_fail write_hit_vma '' "read-only" 'hit->vma->vm_pgoff = 0;'
+expect_fail write_hit_file '' "read-only" 'hit->file->f_ra.mmap_miss = 0;'
+expect_fail hit_vmf '' "has no member named .vmf." 'return hit->vmf->pgoff;' 
 echo "1..$n"
