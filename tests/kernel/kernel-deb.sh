@@ -8,8 +8,8 @@
 #       no debug info and no Debian signing certificates (a local build
 #       cannot use Debian's keys); release <version>-rapolicy-amd64
 #   KERNEL_DEB_CONFIG=test  the test kernel's .config (tests/kernel/
-#       build-kernel.sh), release <version>-rapolicy: with ccache warm from
-#       the test kernel this takes minutes
+#       build-kernel.sh), release <version>-rapolicy: built in a copy of
+#       the test kernel's built tree, so this takes minutes
 #   KERNEL_DEB_CONFIG=/path/to/config  any config of your own
 #
 # The packages (linux-image-*, linux-headers-*, linux-libc-dev) are cached
@@ -107,13 +107,21 @@ if [ ! -f "$dir/.configured" ]; then
 	log "preparing the $kind-config kernel $version ($key) in $tree"
 	rm -rf "$dir"
 	mkdir -p "$dir"
-	cp -al "$pristine" "$tree"
-	rm -f "$tree/.rapolicy-unpacked"
-	for p in "${series_files[@]}"; do
-		patch -d "$tree" -p1 --fuzz=0 --forward --batch --no-backup-if-mismatch -s <"$p" ||
-			die "${p##*/} does not apply to linux-source $version"
-	done
-	! find "$tree" -name '*.rej' | grep -q . || die "the series left rejects in $tree"
+	if [ "$kind" = test ]; then
+		# The test kernel's tree, built: same source, patches and
+		# config, so bindeb-pkg only links and packages. ccache alone
+		# misses every file after a config change (autoconf.h).
+		cp -a "$test_tree" "$tree"
+		rm -f "$tree/.rapolicy-built" "$tree/.rapolicy-patched" "$tree/build.log"
+	else
+		cp -al "$pristine" "$tree"
+		rm -f "$tree/.rapolicy-unpacked"
+		for p in "${series_files[@]}"; do
+			patch -d "$tree" -p1 --fuzz=0 --forward --batch --no-backup-if-mismatch -s <"$p" ||
+				die "${p##*/} does not apply to linux-source $version"
+		done
+		! find "$tree" -name '*.rej' | grep -q . || die "the series left rejects in $tree"
+	fi
 	cp "$work/base.config" "$tree/.config"
 	if [ "$kind" = debian ]; then
 		# As the Debian kernel handbook says for a custom build of the
