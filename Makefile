@@ -8,7 +8,7 @@ TOP := $(CURDIR)
 BUILD := $(TOP)/build
 KERNEL_SCRIPT := $(TOP)/tests/kernel/build-kernel.sh
 
-.PHONY: all kernel kernel-stock kernel-debug baseline matrix module bpf userspace vm-prereqs check \
+.PHONY: all kernel kernel-stock kernel-debug baseline matrix module bpf userspace guest-tools vm-prereqs check \
 	stress demo bench bench-smoke fuzz patterns mutate install clean help deb kernel-deb
 
 FUZZ_SECONDS ?= 600
@@ -62,12 +62,16 @@ module:
 bpf:
 	@$(MAKE) -s -C bpf KDIR=$(KDIR) BUILD=$(BUILD)
 
-# What tests/vm/vm-run puts into the guest: static tools and, for a patched
-# KDIR, the module.
-vm-prereqs: userspace
+# The guest's walkers, static (the guest has no libc)
+guest-tools:
+	@mkdir -p $(BUILD)/bin
 	@$(CC) -static -O2 -std=c11 -Wall -Wextra -Werror -Iuserspace/lib -o $(BUILD)/bin/strider tests/guest/strider.c userspace/lib/pagecache.c
 	@$(CC) -static -O2 -std=c11 -Wall -Wextra -Werror -pthread -Iuserspace/lib -o $(BUILD)/bin/patwalk tests/guest/patwalk.c userspace/lib/pagecache.c
 	@$(CC) -static -O2 -std=c11 -Wall -Wextra -Werror -Iuserspace/lib -o $(BUILD)/bin/phaser tests/guest/phaser.c userspace/lib/pagecache.c
+
+# What tests/vm/vm-run puts into the guest: static tools and, for a patched
+# KDIR, the module.
+vm-prereqs: userspace guest-tools
 	@if [ -f $(KDIR)/.config ] && grep -q '^CONFIG_READAHEAD_POLICY=y' $(KDIR)/.config; then \
 		$(MAKE) -s -C $(KDIR) M=$(TOP) modules; \
 	fi

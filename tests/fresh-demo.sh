@@ -67,8 +67,8 @@ in_root 'make -s userspace BUILD=/src/build' >"$root/build.log" 2>&1
 rc=$?
 [ $rc = 0 ] || tail -n 20 "$root/build.log" | comment
 tap $rc "rapolicyctl and rawalk build there"
-in_root 'mkdir -p build/bin && cc -static -O2 -std=c11 -Wall -Wextra -Werror -o build/bin/strider tests/guest/strider.c' 2>&1 | comment
-tap "${PIPESTATUS[0]}" "strider builds there, static"
+in_root 'make -s guest-tools BUILD=/src/build' 2>&1 | comment
+tap "${PIPESTATUS[0]}" "the guest's walkers (strider, patwalk, phaser) build there, static"
 in_root 'make -s -C tests/clients BUILD=/src/build' >"$root/clients.log" 2>&1
 rc=$?
 [ $rc = 0 ] || tail -n 20 "$root/clients.log" | comment
