@@ -3,16 +3,21 @@
  * partmap FILE FIRST END ADVICE DIR: drop FILE's page cache, map its pages
  * [FIRST, END) only, touch each page of that mapping with madvise() ADVICE
  * (normal, seq, huge) in DIR (forward, reverse), then print how many pages
- * of FILE are cached outside the mapping, as a second mapping's mincore()
- * sees them: "outside N". Exits 1 on any failure.
+ * of FILE are in the page cache outside the mapping, reads still in flight
+ * included (lib/pagecache.c): "outside N". Exits 1 on any failure, or when
+ * the drop left pages cached.
  */
+#include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "pagecache.h"
 
 static int die(const char *what)
 {
@@ -34,10 +39,12 @@ static int advice_of(const char *name)
 int main(int argc, char **argv)
 {
 	long ps = sysconf(_SC_PAGESIZE);
-	unsigned long first, end, pages, i, outside = 0;
+	unsigned long first, end, pages, i;
+	uint64_t left, before, after;
 	volatile unsigned char sum = 0;
-	unsigned char *p, *all, *vec;
-	int fd, advice, reverse;
+	const char *what = "";
+	int fd, advice, reverse, err;
+	unsigned char *p;
 	struct stat st;
 
 	if (argc != 6 || (advice = advice_of(argv[4])) < 0 ||
@@ -57,8 +64,12 @@ int main(int argc, char **argv)
 			first, end, pages);
 		return 2;
 	}
-	if (posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED))
-		return die("posix_fadvise");
+	err = pc_drop(fd, pages, &left, &what);
+	if (err || left) {
+		fprintf(stderr, "partmap: drop the cache: %s\n",
+			err ? strerror(-err) : "pages stayed");
+		return 1;
+	}
 	p = mmap(NULL, (end - first) * ps, PROT_READ, MAP_SHARED, fd,
 		 first * ps);
 	if (p == MAP_FAILED)
@@ -69,13 +80,14 @@ int main(int argc, char **argv)
 		sum += p[(reverse ? end - first - 1 - i : i) * ps];
 	munmap(p, (end - first) * ps);
 
-	all = mmap(NULL, pages * ps, PROT_READ, MAP_SHARED, fd, 0);
-	vec = malloc(pages);
-	if (all == MAP_FAILED || !vec || mincore(all, pages * ps, vec))
-		return die("mincore");
-	for (i = 0; i < pages; i++)
-		outside += (i < first || i >= end) && (vec[i] & 1);
-	printf("outside %lu\n", outside);
+	err = pc_cached(fd, 0, first, &before, &what);
+	if (!err)
+		err = pc_cached(fd, end, pages - end, &after, &what);
+	if (err) {
+		errno = -err;
+		return die(what);
+	}
+	printf("outside %" PRIu64 "\n", before + after);
 	(void)sum;
 	return 0;
 }
