@@ -57,6 +57,45 @@ static inline bool rap_order_honoured(unsigned int order)
 }
 
 /*
+ * The folio order of the two folios a VM_HUGEPAGE miss reads, for a page
+ * size of 1 << @page_shift bytes, HPAGE_PMD_ORDER @pmd_order,
+ * MAX_PAGECACHE_ORDER @max_cache_order and mapping_max_folio_order()
+ * @max_folio_order: what the hook series' ra_policy_thp_order() takes on
+ * this kernel. 7.x caps the order at 2MB whatever the page size; 6.12
+ * reads PMD-sized folios where the page cache can hold them, and none
+ * with 64KiB pages. The KUnit cases call it with other page sizes.
+ */
+static inline unsigned int rap_thp_order_geometry(unsigned int page_shift,
+						  unsigned int pmd_order,
+						  unsigned int max_cache_order,
+						  unsigned int max_folio_order)
+{
+#ifdef RA_POLICY_NO_EXEC_POINT
+	return ra_policy_thp_order(pmd_order, max_cache_order);
+#else
+	return ra_policy_thp_order(max_folio_order, page_shift);
+#endif
+}
+
+/*
+ * The largest window the kernel's check leaves a replaced one on a file
+ * with ra_pages @ra_pages and mapping_max_folio_order() @max_folio_order:
+ * ra_policy_max_pages() of this kernel's geometry.
+ */
+static inline unsigned long rap_kernel_max_pages(unsigned long ra_pages,
+						 unsigned int max_folio_order)
+{
+	unsigned int thp_order = 0;
+
+#ifdef CONFIG_TRANSPARENT_HUGEPAGE
+	thp_order = rap_thp_order_geometry(PAGE_SHIFT, HPAGE_PMD_ORDER,
+					   MAX_PAGECACHE_ORDER,
+					   max_folio_order);
+#endif
+	return ra_policy_max_pages(ra_pages, thp_order);
+}
+
+/*
  * BPF policies (bpf.c): struct_ops from a module needs the BPF JIT
  * (bpf_struct_ops.o is built only with it) and the module's own BTF, which
  * describes struct rapolicy_ops to the verifier and to libbpf.

@@ -473,9 +473,8 @@ bool rap_decide_window(const struct rap_settings *s, const struct rap_fault *f,
  * @vma_start: first file index the faulting VMA maps
  * @vma_end: file index just past it
  * @file_pages: pages of the file, the last one partial (0: empty)
- * @max_size: the largest window the kernel reads, the larger of ra_pages
- *	and two of the mapping's largest folios
- * @max_order: the largest folio order, MAX_PAGECACHE_ORDER
+ * @max_size: the largest window the kernel reads, ra_policy_max_pages()
+ * @max_order: the largest folio order, ra_policy_max_order()
  *
  * The rules of the hook series' filemap_ra_policy_window_ok(), which
  * checks every replaced window: refused when it reads nothing inside the

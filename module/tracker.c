@@ -19,6 +19,7 @@
 #include <linux/percpu.h>
 #include <linux/sched.h>
 
+#include "compat.h"
 #include "rapolicy.h"
 #include "stream.h"
 
@@ -123,8 +124,8 @@ bool rap_tracker_mmap_ra(const struct ra_policy_fault *fault,
 		.ra_pages = f->ra_pages,
 		.stock_start = sized ? win->start : f->index,
 		.stock_pages = sized ? win->size : f->ra_pages,
-		.max_pages = max(f->ra_pages,
-				 2UL << mapping_max_folio_order(mapping)),
+		.max_pages = rap_kernel_max_pages(f->ra_pages,
+					mapping_max_folio_order(mapping)),
 		.thp_order = f->thp_order,
 		.fault_around_pages = f->fault_around_pages,
 		.max_order = mapping_max_folio_order(mapping),

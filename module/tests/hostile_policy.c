@@ -26,6 +26,7 @@ enum rap_hostile_mode {
 	HOSTILE_ORDER,		/* order 200, saved and one-off */
 	HOSTILE_MAX_INDEX_ZERO,	/* bound every read at index 0 */
 	HOSTILE_WHOLE_FILE,	/* the whole file, around any VMA, marked */
+	HOSTILE_ORDER_LOW,	/* VM_HUGEPAGE misses: order 0 once, no marker */
 };
 
 static const char * const rap_hostile_modes[] = {
@@ -38,11 +39,12 @@ static const char * const rap_hostile_modes[] = {
 	[HOSTILE_ORDER] = "order",
 	[HOSTILE_MAX_INDEX_ZERO] = "max_index_zero",
 	[HOSTILE_WHOLE_FILE] = "whole_file",
+	[HOSTILE_ORDER_LOW] = "order_low",
 };
 
 static char *mode = "none";
 module_param(mode, charp, 0444);
-MODULE_PARM_DESC(mode, "none, zero_size, beyond_eof, wrap, huge_size, async_over, order, max_index_zero, whole_file");
+MODULE_PARM_DESC(mode, "none, zero_size, beyond_eof, wrap, huge_size, async_over, order, max_index_zero, whole_file, order_low");
 
 static int rap_hostile_mode;
 
@@ -82,6 +84,13 @@ static bool rap_hostile_ra(const struct ra_policy_fault *fault,
 		win->start = 0;
 		win->size = eof;
 		win->async_size = eof / 4;
+		return true;
+	case HOSTILE_ORDER_LOW:
+		if (fault->point != RA_POLICY_SYNC_THP)
+			return false;
+		win->order = 0;
+		win->order_once = true;
+		win->async_size = 0;
 		return true;
 	default:
 		return false;

@@ -929,6 +929,51 @@ static void rap_case_window_cut(struct rap_test *t)
 	RAP_EXPECT(t, rap_window_cut(&w, vs, vs, pages, 1024, mo));
 }
 
+/*
+ * The kernel's bound on a replaced window, for 4KiB, 16KiB and 64KiB
+ * pages and every largest folio order a mapping can have: never more than
+ * one fault reads without a policy, ra_pages or two 2MB folios (with
+ * 64KiB pages the largest folio is 128MB), and no folio larger than the
+ * window.
+ */
+static void rap_case_window_bound_page_sizes(struct rap_test *t)
+{
+	static const struct {
+		unsigned int shift, pmd_order, max_cache_order;
+	} geo[] = {
+		{ 12, 9, 9 },	/* 4KiB pages: x86-64, arm64 */
+		{ 14, 11, 11 },	/* 16KiB pages: arm64 */
+		{ 16, 13, 11 },	/* 64KiB pages: arm64, a 512MB PMD */
+	};
+	unsigned int i, mfo;
+
+	for (i = 0; i < sizeof(geo) / sizeof(geo[0]); i++) {
+		unsigned int shift = geo[i].shift;
+		/* read_ahead_kb 128, and two 2MB folios, in pages */
+		unsigned long ra_pages = (128UL << 10) >> shift;
+		unsigned long two_2m = (4UL << 20) >> shift;
+		unsigned long most = ra_pages > two_2m ? ra_pages : two_2m;
+
+		for (mfo = 0; mfo <= geo[i].max_cache_order; mfo++) {
+			unsigned int thp = rap_thp_order_geometry(shift,
+						geo[i].pmd_order,
+						geo[i].max_cache_order, mfo);
+			unsigned long max_pages = ra_policy_max_pages(ra_pages,
+								      thp);
+			unsigned int max_order = ra_policy_max_order(max_pages,
+								     mfo);
+
+			RAP_EXPECT_LE(t, max_pages, most);
+			RAP_EXPECT_LE(t, 1UL << max_order, max_pages);
+			RAP_EXPECT_LE(t, max_order, mfo);
+		}
+	}
+	/* 4KiB pages and PMD-sized folios: two of them, 4MB */
+	RAP_EXPECT_EQ(t, ra_policy_max_pages(32, rap_thp_order_geometry(12, 9,
+								     9, 9)),
+		      1024);
+}
+
 struct rap_case {
 	const char *name;
 	void (*run)(struct rap_test *t);
@@ -947,6 +992,7 @@ static const struct rap_case rap_cases[] = {
 	{ "vma_limit_near_end", rap_case_vma_limit_near_end },
 	{ "sync_mmap_order", rap_case_sync_mmap_order },
 	{ "order_values", rap_case_order_values },
+	{ "window_bound_page_sizes", rap_case_window_bound_page_sizes },
 	{ "pmd_hit", rap_case_pmd_hit },
 	{ "all_off_is_stock", rap_case_all_off_is_stock },
 	{ "sample_arm", rap_case_sample_arm },

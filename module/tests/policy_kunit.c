@@ -8,12 +8,15 @@
 #include <linux/readahead_policy.h>
 #include <linux/string.h>
 
+#include "../compat.h"
 #include "../policy.c"
 
 #define rap_test kunit
 #define RAP_EXPECT(t, cond) KUNIT_EXPECT_TRUE(t, cond)
 #define RAP_EXPECT_FALSE(t, cond) KUNIT_EXPECT_FALSE(t, cond)
 #define RAP_EXPECT_EQ(t, a, b) KUNIT_EXPECT_EQ(t, a, b)
+#define RAP_EXPECT_LE(t, a, b)						\
+	KUNIT_EXPECT_LE(t, (unsigned long long)(a), (unsigned long long)(b))
 
 #include "policy_cases.h"
 

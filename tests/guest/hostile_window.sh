@@ -6,7 +6,8 @@
 # mode=none (the same module, keeping every default window).
 . "$(dirname "$0")/lib.sh"
 
-# ra_pages 128: the kernel cuts a window to max(128, 2 << 9) = 1024 pages
+# ra_pages 128: the kernel cuts a window to ra_policy_max_pages(), max(128,
+# 2 << 9) = 1024 pages with 4KiB pages and 2MB PMD folios
 RA_KB=512
 SECTOR_SLACK=64
 FILE_SECTORS=131072	# 64 MiB
@@ -102,6 +103,17 @@ for adv in normal seq huge; do
 		tap $? "hostile whole_file: $adv $dir over pages [$first, $end) reads nothing outside ($o)"
 	done
 done
+
+# order_low: on every VM_HUGEPAGE miss, the default window read with
+# order-0 folios for this read only, and no marker. The order is the
+# read's, not a floor under the PMD order the file's readahead state
+# holds: no folio of the walk can be PMD-mapped, where mode=none maps
+# with PMDs, and each page is read once.
+load_hostile none && walk huge forward "$f" && none_pmd=$walk_pmd_kb &&
+	load_hostile order_low && walk huge forward "$f" &&
+	[ "$none_pmd" -gt 0 ] && [ "$walk_pmd_kb" -eq 0 ] &&
+	[ "$walk_sectors" -le $((FILE_SECTORS + SECTOR_SLACK)) ]
+tap $? "hostile order_low: an order_once window reads its own order ($walk_pmd_kb KiB PMD-mapped, mode=none ${none_pmd:-?}; $walk_sectors sectors)"
 
 rmmod rapolicy_hostile
 tap $? "hostile policy unloads"

@@ -95,4 +95,42 @@ static inline u64 div_u64(u64 dividend, unsigned int divisor)
 	return dividend / divisor;
 }
 
+/*
+ * include/linux/readahead_policy.h's bound on a replaced window
+ * (patches/0003) and module/compat.h's geometry helper, for 7.x
+ */
+static inline unsigned int ra_policy_thp_order(unsigned int max_folio_order,
+					       unsigned int page_shift)
+{
+	unsigned int order_2m = page_shift < 21 ? 21 - page_shift : 0;
+
+	return max_folio_order < order_2m ? max_folio_order : order_2m;
+}
+
+static inline unsigned long ra_policy_max_pages(unsigned long ra_pages,
+						unsigned int thp_order)
+{
+	return ra_pages > 2UL << thp_order ? ra_pages : 2UL << thp_order;
+}
+
+static inline unsigned int ra_policy_max_order(unsigned long max_pages,
+					       unsigned int max_folio_order)
+{
+	unsigned int log = 0;
+
+	while (max_pages >> (log + 1))
+		log++;
+	return max_folio_order < log ? max_folio_order : log;
+}
+
+static inline unsigned int rap_thp_order_geometry(unsigned int page_shift,
+						  unsigned int pmd_order,
+						  unsigned int max_cache_order,
+						  unsigned int max_folio_order)
+{
+	(void)pmd_order;
+	(void)max_cache_order;
+	return ra_policy_thp_order(max_folio_order, page_shift);
+}
+
 #endif /* RAPOLICY_KERNEL_COMPAT_H */
