@@ -18,6 +18,10 @@
 #   blk_cgroup  the test config (which has no BLK_CGROUP) + CONFIG_BLK_CGROUP=y
 #   debian      Debian's own amd64 config of the same kernel (its
 #               linux-config-$KERNEL_SERIES package) + CONFIG_READAHEAD_POLICY=y
+#   arm64_64k   arm64 tinyconfig + the test config with 64KiB pages
+#               (CONFIG_ARM64_64K_PAGES), cross-compiled: the page size
+#               where the largest folio is 128MB and a PMD maps 512MB
+#               (the module is not built there: objects only)
 #
 # KERNEL_SERIES picks the kernel (default 7.3). Output trees are kept in
 # $RAPOLICY_CACHE/matrix and objects are rebuilt through ccache on every
@@ -32,8 +36,12 @@ tap() {
 	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
 }
 
+configs=${MATRIX_CONFIGS:-test ra_off no_thp no_memcg blk_cgroup debian arm64_64k}
 need_pkgs gcc:build-essential make:build-essential flex:flex bison:bison \
 	bc:bc ccache:ccache xz:xz-utils perl:perl rsync:rsync
+case " $configs " in
+*" arm64_64k "*) need_pkgs aarch64-linux-gnu-gcc:gcc-aarch64-linux-gnu ;;
+esac
 [ -f /usr/include/libelf.h ] || need_pkgs __libelf:libelf-dev
 [ -f /usr/include/openssl/ssl.h ] || need_pkgs __libssl:libssl-dev
 
@@ -92,6 +100,8 @@ config_extra() {
 	no_thp) echo '# CONFIG_TRANSPARENT_HUGEPAGE is not set' ;;
 	no_memcg) echo '# CONFIG_MEMCG is not set' ;;
 	blk_cgroup) echo 'CONFIG_BLK_CGROUP=y' ;;
+	arm64_64k) printf '%s\n' CONFIG_ARM64_64K_PAGES=y CONFIG_TRANSPARENT_HUGEPAGE=y \
+		CONFIG_READAHEAD_POLICY=y ;;
 	*) return 1 ;;
 	esac
 }
@@ -100,7 +110,12 @@ config_extra() {
 # line the configuration asks for
 configure() {
 	local name=$1 src=$2 out=$3 extra line opt stamp
-	local kmake=(make -s -C "$src" O="$out" CC="ccache gcc" HOSTCC="ccache gcc")
+	local kmake=(make -s -C "$src" O="$out" HOSTCC="ccache gcc")
+	if [ "$name" = arm64_64k ]; then
+		kmake+=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- CC="ccache aarch64-linux-gnu-gcc")
+	else
+		kmake+=(CC="ccache gcc")
+	fi
 	mkdir -p "$out"
 	extra=$(config_extra "$name") || return 1
 	# Unchanged inputs: keep the configuration, so a warm run does not
@@ -137,12 +152,16 @@ configure() {
 	echo "$stamp" >"$out/.config-stamp"
 }
 
-# build SRC OUT LOG: the objects, W=1, recompiled (ccache replays warnings)
+# build NAME SRC OUT LOG: the objects, W=1, recompiled (ccache replays
+# warnings)
 build() {
-	local src=$1 out=$2 logf=$3 objs=(mm/filemap.o mm/readahead.o)
+	local name=$1 src=$2 out=$3 logf=$4 objs=(mm/filemap.o mm/readahead.o)
+	local cc=(CC="ccache gcc")
+	[ "$name" != arm64_64k ] ||
+		cc=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- CC="ccache aarch64-linux-gnu-gcc")
 	grep -q '^CONFIG_READAHEAD_POLICY=y' "$out/.config" && objs+=(mm/readahead_policy.o)
 	(cd "$out" && rm -f "${objs[@]}")
-	make -C "$src" O="$out" -j"$(nproc)" CC="ccache gcc" HOSTCC="ccache gcc" \
+	make -C "$src" O="$out" -j"$(nproc)" "${cc[@]}" HOSTCC="ccache gcc" \
 		W=1 "${objs[@]}" >"$logf" 2>&1
 }
 
@@ -183,14 +202,14 @@ warnings() {
 			s#^[^:]*/src-(stock|patched-[0-9a-f]+)/##; s#^\.\./##' | sort -u
 }
 
-for name in ${MATRIX_CONFIGS:-test ra_off no_thp no_memcg blk_cgroup debian}; do
+for name in $configs; do
 	t0=$(date +%s)
 	pout=$base/out-patched-$key-$name
 	if ! configure "$name" "$patched_src" "$pout"; then
 		tap 1 "$name: configuration"
 		continue
 	fi
-	if ! build "$patched_src" "$pout" "$pout/matrix.log"; then
+	if ! build "$name" "$patched_src" "$pout" "$pout/matrix.log"; then
 		grep -E 'error|warning' "$pout/matrix.log" | head -n 20 | sed 's/^/# /'
 		tap 1 "$name: patched objects build"
 		continue
@@ -203,7 +222,10 @@ for name in ${MATRIX_CONFIGS:-test ra_off no_thp no_memcg blk_cgroup debian}; do
 	new=$(comm -13 <(warnings "$pout/stock.log") <(warnings "$pout/matrix.log"))
 	[ -z "$new" ] || echo "$new" | sed 's/^/# new: /'
 	detail="W=1, $(warnings "$pout/stock.log" | grep -c .) warnings unpatched"
-	if grep -q '^CONFIG_READAHEAD_POLICY=y' "$pout/.config" &&
+	if [ "$name" = arm64_64k ]; then
+		grep -q '^CONFIG_ARM64_64K_PAGES=y' "$pout/.config" && detail+=", 64KiB pages" ||
+			new+="not a 64KiB-page configuration"
+	elif grep -q '^CONFIG_READAHEAD_POLICY=y' "$pout/.config" &&
 	   grep -q '^CONFIG_MODULES=y' "$pout/.config"; then
 		if build_module "$pout" "$pout/module.log"; then
 			mw=$(warnings "$pout/module.log")
