@@ -27,6 +27,7 @@ enum rap_hostile_mode {
 	HOSTILE_MAX_INDEX_ZERO,	/* bound every read at index 0 */
 	HOSTILE_WHOLE_FILE,	/* the whole file, around any VMA, marked */
 	HOSTILE_ORDER_LOW,	/* VM_HUGEPAGE misses: order 0 once, no marker */
+	HOSTILE_CUT_MARKED,	/* misses: bound right after the marked page */
 };
 
 static const char * const rap_hostile_modes[] = {
@@ -40,11 +41,12 @@ static const char * const rap_hostile_modes[] = {
 	[HOSTILE_MAX_INDEX_ZERO] = "max_index_zero",
 	[HOSTILE_WHOLE_FILE] = "whole_file",
 	[HOSTILE_ORDER_LOW] = "order_low",
+	[HOSTILE_CUT_MARKED] = "cut_marked",
 };
 
 static char *mode = "none";
 module_param(mode, charp, 0444);
-MODULE_PARM_DESC(mode, "none, zero_size, beyond_eof, wrap, huge_size, async_over, order, max_index_zero, whole_file, order_low");
+MODULE_PARM_DESC(mode, "none, zero_size, beyond_eof, wrap, huge_size, async_over, order, max_index_zero, whole_file, order_low, cut_marked");
 
 static int rap_hostile_mode;
 
@@ -92,6 +94,12 @@ static bool rap_hostile_ra(const struct ra_policy_fault *fault,
 		win->order_once = true;
 		win->async_size = 0;
 		return true;
+	case HOSTILE_CUT_MARKED:
+		if (fault->point == RA_POLICY_ASYNC || !fault->sized ||
+		    !win->async_size || win->async_size >= win->size)
+			return false;
+		win->max_index = win->start + win->size - win->async_size;
+		return false;
 	default:
 		return false;
 	}

@@ -115,6 +115,17 @@ load_hostile none && walk huge forward "$f" && none_pmd=$walk_pmd_kb &&
 	[ "$walk_sectors" -le $((FILE_SECTORS + SECTOR_SLACK)) ]
 tap $? "hostile order_low: an order_once window reads its own order ($walk_pmd_kb KiB PMD-mapped, mode=none ${none_pmd:-?}; $walk_sectors sectors)"
 
+# cut_marked bounds every read-around miss at its window's marked page:
+# a read cut short by the bound places no marker (as one cut by EOF), so
+# no asynchronous readahead follows and every read is a miss of at most
+# ra_pages: a forward walk takes at least file / ra_pages major faults.
+# A marker left inside the cut window lets the reader start unbounded
+# async readahead, and the walk takes a handful.
+load_hostile cut_marked && walk normal forward "$f" &&
+	[ "$walk_major" -ge $((FILE_SECTORS / 8 / (RA_KB / 4))) ] &&
+	[ "$walk_sectors" -le $((FILE_SECTORS + SECTOR_SLACK)) ]
+tap $? "hostile cut_marked: a read cut by max_index leaves no marker ($walk_major majflt >= $((FILE_SECTORS / 8 / (RA_KB / 4))), $walk_sectors sectors)"
+
 rmmod rapolicy_hostile
 tap $? "hostile policy unloads"
 tap_end
