@@ -47,6 +47,14 @@ int io_error(struct ctx *c, int err, const char *what)
 	return errmsg(c, "%s: %s", what, strerror(-err));
 }
 
+int file_error(struct ctx *c, int err, const char *file)
+{
+	char what[400];
+
+	snprintf(what, sizeof(what), RAP_DIR "/%s", file);
+	return io_error(c, err, what);
+}
+
 int need_state(struct ctx *c, struct rap_state *s)
 {
 	char bad[80];
@@ -61,13 +69,7 @@ int need_state(struct ctx *c, struct rap_state *s)
 	if (ret == -EPROTO && !strcmp(bad, "version"))
 		return errmsg(c, "module version %s does not match rapolicyctl %s: install both from the same release",
 			      esc(s->version), RAPOLICY_VERSION);
-	if (ret) {
-		char what[400];
-
-		snprintf(what, sizeof(what), RAP_DIR "/%s", bad);
-		return io_error(c, ret, what);
-	}
-	return 0;
+	return ret ? file_error(c, ret, bad) : 0;
 }
 
 bool is_help(const char *a)

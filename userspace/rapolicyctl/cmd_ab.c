@@ -176,10 +176,7 @@ static int period(struct ctx *c)
 	return ret;
 }
 
-static int get_u64(json_t *j, const char *key, uint64_t *v)
-{
-	return json_get_u64(json_object_get(j, key), v);
-}
+#define get_u64(j, key, v) json_get_u64(json_object_get(j, key), v)
 
 /* A line of 'ab sample' */
 static int parse_sample(const char *line, struct sample *sm)
@@ -311,18 +308,13 @@ static json_t *json_effect(const struct abt_effect *e)
 	return o;
 }
 
-static void effect_row(FILE *f, const char *label, const struct abt_effect *e)
-{
-	fprintf(f, "B against A, %-17s %+.1f%% [%+.1f%%, %+.1f%%], p=%.3g\n", label,
-		100 * e->est, 100 * e->lo, 100 * e->hi, e->p);
-}
-
 static int report(struct ctx *c, const struct sample *sm, size_t n, unsigned int planned,
 		  bool json)
 {
 	static struct abt_period p[ABT_MAX_PERIODS];
 	struct abt_plan plan = abt_default_plan;
 	uint64_t tot[NR_ARMS][NR_ST] = { { 0 } };
+	const int metric[2] = { ST_sync_miss, ST_pages_read };
 	int mode = sm[n - 1].mode;
 	bool tested, obs = mode != AB_OFF && !randomized(&sm[n - 1]);
 	struct abt_result r;
@@ -360,15 +352,16 @@ static int report(struct ctx *c, const struct sample *sm, size_t n, unsigned int
 	fprintf(c->out, "mode %s; %u period%s of %u planned; %u buckets with major faults\n",
 		ab_modes[mode], np, np == 1 ? "" : "s", planned, r.buckets);
 	fprintf(c->out, "%-30s  %20s  %20s\n", "", "arm A", "arm B");
-	fprintf(c->out, "%-30s  %20llu  %20llu\n", "major faults (sync_miss)",
-		(unsigned long long)tot[ARM_A][ST_sync_miss],
-		(unsigned long long)tot[ARM_B][ST_sync_miss]);
-	fprintf(c->out, "%-30s  %20llu  %20llu\n", "pages read (pages_read)",
-		(unsigned long long)tot[ARM_A][ST_pages_read],
-		(unsigned long long)tot[ARM_B][ST_pages_read]);
-	if (tested) {
-		effect_row(c->out, "major faults:", &r.eff[ABT_FAULTS]);
-		effect_row(c->out, "pages read:", &r.eff[ABT_PAGES]);
+	for (int i = 0; i < 2; i++)
+		fprintf(c->out, "%-30s  %20llu  %20llu\n", i ? "pages read (pages_read)" :
+			"major faults (sync_miss)", (unsigned long long)tot[ARM_A][metric[i]],
+			(unsigned long long)tot[ARM_B][metric[i]]);
+	for (int i = 0; i < 2 && tested; i++) {
+		const struct abt_effect *e = &r.eff[i ? ABT_PAGES : ABT_FAULTS];
+
+		fprintf(c->out, "B against A, %-17s %+.1f%% [%+.1f%%, %+.1f%%], p=%.3g\n",
+			i ? "pages read:" : "major faults:", 100 * e->est, 100 * e->lo,
+			100 * e->hi, e->p);
 	}
 	fprintf(c->out, "verdict: %s (%s)\n", obs ? "observational" : abt_outcome_name(r.outcome),
 		r.why);

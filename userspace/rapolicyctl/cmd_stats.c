@@ -75,13 +75,7 @@ static int interval(struct ctx *c, double secs, long count, bool json)
 		fflush(c->out);
 		prev = cur;
 	}
-	if (ret) {
-		char what[400];
-
-		snprintf(what, sizeof(what), RAP_DIR "/%s", bad);
-		return io_error(c, ret, what);
-	}
-	return RC_OK;
+	return ret ? file_error(c, ret, bad) : RC_OK;
 }
 
 static int reset(struct ctx *c)

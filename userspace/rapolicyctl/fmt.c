@@ -184,14 +184,11 @@ void *json_state(const struct rap_state *s)
 
 const char *ab_line(const struct ab_conf *ab, char *buf, size_t size)
 {
-	if (ab->mode == AB_CGROUP && !*ab->cgroup)
-		snprintf(buf, size, "cgroups %u permille, salt %llu", ab->permille,
-			 (unsigned long long)ab->salt);
-	else if (ab->mode == AB_CGROUP)
+	if (ab->mode == AB_CGROUP && *ab->cgroup)
 		snprintf(buf, size, "cgroup %s", esc(ab->cgroup));
-	else if (ab->mode == AB_SAMPLE)
-		snprintf(buf, size, "sample %u permille, salt %llu", ab->permille,
-			 (unsigned long long)ab->salt);
+	else if (ab->mode != AB_OFF)
+		snprintf(buf, size, "%s %u permille, salt %llu", ab->mode == AB_SAMPLE ?
+			 "sample" : "cgroups", ab->permille, (unsigned long long)ab->salt);
 	else
 		snprintf(buf, size, "off");
 	return buf;

@@ -61,10 +61,6 @@ int rapctl_main(int argc, char **argv, FILE *out, FILE *err)
 	for (size_t k = 0; k < NR_COMMANDS; k++)
 		if (!strcmp(argv[i], commands[k].name))
 			return commands[k].fn(&c, argc - i, argv + i);
-	if (!strcmp(argv[i], "help")) {
-		help(out);
-		return RC_OK;
-	}
 	return usage(&c, NULL, "unknown command '%s'", esc(argv[i]));
 }
 

@@ -174,6 +174,8 @@ int errmsg(struct ctx *c, const char *fmt, ...)
 int usage(struct ctx *c, const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 int io_error(struct ctx *c, int err, const char *what);
+/* io_error() on @file of RAP_DIR */
+int file_error(struct ctx *c, int err, const char *file);
 int need_state(struct ctx *c, struct rap_state *s);
 bool is_help(const char *a);
 /* --name V or --name=V: 1 (value in *v), 0 not it, -1 V missing */

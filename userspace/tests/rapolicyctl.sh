@@ -350,5 +350,9 @@ tap $? "status without the module: exit 1, says what to do"
 echo -n >$R/proc/kallsyms
 rc status 2>$T/err; grep -q "no readahead policy hooks" $T/err
 tap $? "without the hooks it says so"
+# In proportion: a sysfs front end weighs what tools/mm/slabinfo.c does
+loc=$(cat "$(dirname "$0")"/../rapolicyctl/*.c | wc -l)
+[ "$loc" -le 2000 ]
+tap $? "rapolicyctl is at most 2000 lines of C ($loc)"
 echo "1..$n"
 exit $((fails > 0))
