@@ -111,8 +111,7 @@ bool rap_tracker_mmap_ra(const struct ra_policy_fault *fault,
 	struct address_space *mapping = fault->file->f_mapping;
 	const struct inode *inode = mapping->host;
 	pgoff_t mark = fault->ra_start + fault->ra_size - fault->ra_async_size;
-	bool sized = f->point != RA_POLICY_SYNC_SEQ &&
-		     f->point != RA_POLICY_ASYNC;
+	bool sized = fault->sized;
 	struct rap_stream_fault sf = {
 		.key = rap_tracker_key(inode),
 		.reader = task_pid_nr(current),
