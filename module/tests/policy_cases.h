@@ -945,9 +945,9 @@ static void rap_case_window_bound_page_sizes(struct rap_test *t)
 		{ 14, 11, 11 },	/* 16KiB pages: arm64 */
 		{ 16, 13, 11 },	/* 64KiB pages: arm64, a 512MB PMD */
 	};
-	unsigned int i, mfo;
+	unsigned int i, mfo, thp;
 
-	for (i = 0; i < sizeof(geo) / sizeof(geo[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(geo); i++) {
 		unsigned int shift = geo[i].shift;
 		/* read_ahead_kb 128, and two 2MB folios, in pages */
 		unsigned long ra_pages = (128UL << 10) >> shift;
@@ -955,23 +955,22 @@ static void rap_case_window_bound_page_sizes(struct rap_test *t)
 		unsigned long most = ra_pages > two_2m ? ra_pages : two_2m;
 
 		for (mfo = 0; mfo <= geo[i].max_cache_order; mfo++) {
-			unsigned int thp = rap_thp_order_geometry(shift,
-						geo[i].pmd_order,
-						geo[i].max_cache_order, mfo);
-			unsigned long max_pages = ra_policy_max_pages(ra_pages,
-								      thp);
-			unsigned int max_order = ra_policy_max_order(max_pages,
-								     mfo);
+			unsigned long max_pages;
+			unsigned int max_order;
 
+			thp = rap_thp_order_geometry(shift, geo[i].pmd_order,
+						     geo[i].max_cache_order,
+						     mfo);
+			max_pages = ra_policy_max_pages(ra_pages, thp);
+			max_order = ra_policy_max_order(max_pages, mfo);
 			RAP_EXPECT_LE(t, max_pages, most);
 			RAP_EXPECT_LE(t, 1UL << max_order, max_pages);
 			RAP_EXPECT_LE(t, max_order, mfo);
 		}
 	}
 	/* 4KiB pages and PMD-sized folios: two of them, 4MB */
-	RAP_EXPECT_EQ(t, ra_policy_max_pages(32, rap_thp_order_geometry(12, 9,
-								     9, 9)),
-		      1024);
+	thp = rap_thp_order_geometry(12, 9, 9, 9);
+	RAP_EXPECT_EQ(t, ra_policy_max_pages(32, thp), 1024);
 }
 
 struct rap_case {

@@ -14,6 +14,9 @@
 typedef unsigned long pgoff_t;
 typedef uint64_t u64;
 
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
 #define __weak __attribute__((weak))
 #define __always_unused __attribute__((unused))
 
