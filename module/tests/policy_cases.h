@@ -932,9 +932,11 @@ static void rap_case_window_cut(struct rap_test *t)
 /*
  * The kernel's bound on a replaced window, for 4KiB, 16KiB and 64KiB
  * pages and every largest folio order a mapping can have: never more than
- * one fault reads without a policy, ra_pages or two 2MB folios (with
- * 64KiB pages the largest folio is 128MB), and no folio larger than the
- * window.
+ * ra_pages or two PMD-sized folios, and where the page cache holds no
+ * PMD-sized folio (64KiB pages: a 512MB PMD, 128MB folios at most) never
+ * more than ra_pages or two 2MB folios, which is what 7.x reads on a
+ * VM_HUGEPAGE miss there and more than 6.12 reads; no folio larger than
+ * the window.
  */
 static void rap_case_window_bound_page_sizes(struct rap_test *t)
 {
@@ -949,10 +951,14 @@ static void rap_case_window_bound_page_sizes(struct rap_test *t)
 
 	for (i = 0; i < ARRAY_SIZE(geo); i++) {
 		unsigned int shift = geo[i].shift;
-		/* read_ahead_kb 128, and two 2MB folios, in pages */
+		/* read_ahead_kb 128; two PMD folios, or two 2MB folios */
 		unsigned long ra_pages = (128UL << 10) >> shift;
-		unsigned long two_2m = (4UL << 20) >> shift;
-		unsigned long most = ra_pages > two_2m ? ra_pages : two_2m;
+		unsigned long two = 2UL << geo[i].pmd_order;
+		unsigned long most;
+
+		if (geo[i].pmd_order > geo[i].max_cache_order)
+			two = (4UL << 20) >> shift;
+		most = ra_pages > two ? ra_pages : two;
 
 		for (mfo = 0; mfo <= geo[i].max_cache_order; mfo++) {
 			unsigned long max_pages;
