@@ -115,16 +115,17 @@ load_hostile none && walk huge forward "$f" && none_pmd=$walk_pmd_kb &&
 	[ "$walk_sectors" -le $((FILE_SECTORS + SECTOR_SLACK)) ]
 tap $? "hostile order_low: an order_once window reads its own order ($walk_pmd_kb KiB PMD-mapped, mode=none ${none_pmd:-?}; $walk_sectors sectors)"
 
-# cut_marked bounds every read-around miss at its window's marked page:
-# a read cut short by the bound places no marker (as one cut by EOF), so
-# no asynchronous readahead follows and every read is a miss of at most
-# ra_pages: a forward walk takes at least file / ra_pages major faults.
-# A marker left inside the cut window lets the reader start unbounded
-# async readahead, and the walk takes a handful.
-load_hostile cut_marked && walk normal forward "$f" &&
-	[ "$walk_major" -ge $((FILE_SECTORS / 8 / (RA_KB / 4))) ] &&
-	[ "$walk_sectors" -le $((FILE_SECTORS + SECTOR_SLACK)) ]
-tap $? "hostile cut_marked: a read cut by max_index leaves no marker ($walk_major majflt >= $((FILE_SECTORS / 8 / (RA_KB / 4))), $walk_sectors sectors)"
+# cut_marked bounds every read-around miss right after its window's
+# marked page, ra_pages / 4 above the miss. A read cut short by the bound
+# places no marker (as one cut by EOF does), so nothing is read but on a
+# major fault, at most ra_pages each. Touching every (ra_pages / 4)th
+# page (the miss, then the marked page of its cut window), a marker left
+# in a cut window starts asynchronous readahead that no bound stops: on
+# 6.12 before the fix the walk took 1 major fault for the whole file.
+ra_pages=$((RA_KB / 4))
+load_hostile cut_marked && walk normal stride:$((ra_pages / 4)) "$f" &&
+	[ "$walk_sectors" -le $((walk_major * ra_pages * 8 + SECTOR_SLACK)) ]
+tap $? "hostile cut_marked: a read cut by max_index leaves no marker ($walk_sectors sectors for $walk_major majflt of at most $ra_pages pages)"
 
 rmmod rapolicy_hostile
 tap $? "hostile policy unloads"
