@@ -62,13 +62,9 @@ static bool rap_bpf_window_cut(const struct ra_policy_fault *fault,
 	struct address_space *mapping = fault->file->f_mapping;
 	loff_t isize = i_size_read(mapping->host);
 	pgoff_t pages = isize > 0 ? ((isize - 1) >> PAGE_SHIFT) + 1 : 0;
-	unsigned int max_order = mapping_max_folio_order(mapping);
-	unsigned long max_pages = rap_kernel_max_pages(fault->ra_pages,
-						       max_order);
 
 	return rap_window_cut(win, fault->vma_start, fault->vma_end, pages,
-			      max_pages,
-			      ra_policy_max_order(max_pages, max_order));
+			      fault->max_pages, fault->max_order);
 }
 
 /* Called by rap_bpf_decide() under rcu_read_lock() for arms with bpf=on */

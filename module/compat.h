@@ -78,24 +78,6 @@ static inline unsigned int rap_thp_order_geometry(unsigned int page_shift,
 }
 
 /*
- * The largest window the kernel's check leaves a replaced one on a file
- * with ra_pages @ra_pages and mapping_max_folio_order() @max_folio_order:
- * ra_policy_max_pages() of this kernel's geometry.
- */
-static inline unsigned long rap_kernel_max_pages(unsigned long ra_pages,
-						 unsigned int max_folio_order)
-{
-	unsigned int thp_order = 0;
-
-#ifdef CONFIG_TRANSPARENT_HUGEPAGE
-	thp_order = rap_thp_order_geometry(PAGE_SHIFT, HPAGE_PMD_ORDER,
-					   MAX_PAGECACHE_ORDER,
-					   max_folio_order);
-#endif
-	return ra_policy_max_pages(ra_pages, thp_order);
-}
-
-/*
  * BPF policies (bpf.c): struct_ops from a module needs the BPF JIT
  * (bpf_struct_ops.o is built only with it) and the module's own BTF, which
  * describes struct rapolicy_ops to the verifier and to libbpf.

@@ -161,7 +161,7 @@ struct rap_stream_fault {
 	 */
 	pgoff_t stock_start;
 	unsigned long stock_pages;
-	/* the largest window the kernel reads: rap_kernel_max_pages() */
+	/* the largest window the kernel reads: ra_policy_fault.max_pages */
 	unsigned long max_pages;
 	unsigned int thp_order;		/* folio order of RAP_MAP_THP reads */
 	/* pages fault-around maps around a fault (fault_around_bytes) */

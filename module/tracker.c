@@ -19,7 +19,6 @@
 #include <linux/percpu.h>
 #include <linux/sched.h>
 
-#include "compat.h"
 #include "rapolicy.h"
 #include "stream.h"
 
@@ -123,11 +122,10 @@ bool rap_tracker_mmap_ra(const struct ra_policy_fault *fault,
 		.ra_pages = f->ra_pages,
 		.stock_start = sized ? win->start : f->index,
 		.stock_pages = sized ? win->size : f->ra_pages,
-		.max_pages = rap_kernel_max_pages(f->ra_pages,
-					mapping_max_folio_order(mapping)),
+		.max_pages = fault->max_pages,
 		.thp_order = f->thp_order,
 		.fault_around_pages = f->fault_around_pages,
-		.max_order = mapping_max_folio_order(mapping),
+		.max_order = fault->max_order,
 		/* page_cache_async_ra() goes on if the marked folio is this */
 		.stock_seq = fault->ra_async_size &&
 			     fault->ra_async_size <= fault->ra_size &&
