@@ -184,9 +184,10 @@ static void pat_draw(struct pat_draw *d, u32 seed)
  * one strided reader of @stride pages, the readers in turn, one touch
  * each: many more files than the tracker's first table has ways
  */
-static void pat_draw_files(struct pat_draw *d, unsigned int nfiles,
-			   unsigned long pages, unsigned long stride,
-			   unsigned long ra_pages, enum rap_mapping_kind kind)
+static inline void pat_draw_files(struct pat_draw *d, unsigned int nfiles,
+				  unsigned long pages, unsigned long stride,
+				  unsigned long ra_pages,
+				  enum rap_mapping_kind kind)
 {
 	unsigned int i;
 
