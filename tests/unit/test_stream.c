@@ -410,6 +410,8 @@ static void rap_host_case_resize_interleaved(struct rap_test *t)
 						&rap_sim_snap, &win, &did,
 						false, &cost), 0);
 		RAP_EXPECT(t, rap_host_injected);
+		if (!rap_host_injected)
+			break;
 		if (!publish) {
 			RAP_EXPECT_EQ(t, did, 0);
 			RAP_EXPECT(t, !rap_host_has_stream(1000));
