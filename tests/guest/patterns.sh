@@ -28,6 +28,11 @@ MAX_WINDOW=1024		# pages: 2 << the largest folio order
 
 modprobe rapolicy || { tap 1 "load rapolicy"; tap_end; }
 all_policies_off || { tap 1 "policies off"; tap_end; }
+# Each arm's stream table at load: a 64-byte header and 64 sets of 1152
+# bytes (docs/STREAMS.md, "Capacity": x86-64 without lock debugging)
+[ "$(cat "$S/streams_bytes")" = 73792 ] && [ "$(cat "$S/ab/streams_bytes")" = 73792 ] &&
+	[ "$(cat "$S/streams_max_kb")" = 4096 ] && [ "$(cat "$S/ab/streams_max_kb")" = 4096 ]
+tap $? "capacity: each arm's table at load: $(cat "$S/streams_bytes") bytes, bound $(cat "$S/streams_max_kb") KiB"
 files=""
 for i in 0 1 2 3; do
 	rawalk --create 64M "$SCRATCH/pat-$i" >/dev/null ||
