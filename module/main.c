@@ -197,11 +197,13 @@ static int __init rapolicy_init(void)
 	if (err)
 		return err;
 
-	rap_tracker_init();
+	err = rap_tracker_init();
+	if (err)
+		return err;
 	rap_random_init();
 	err = rap_stats_init();
 	if (err)
-		return err;
+		goto free_tracker;
 	err = rap_sysfs_init();
 	if (err)
 		goto free_stats;
@@ -220,6 +222,8 @@ remove_sysfs:
 	rap_ab_exit();
 free_stats:
 	rap_stats_exit();
+free_tracker:
+	rap_tracker_exit();
 	return err;
 }
 
@@ -228,6 +232,7 @@ static void __exit rapolicy_exit(void)
 	/* Returns once no hook runs our code any more */
 	readahead_policy_unregister(&rap_ops);
 	rap_sysfs_exit();
+	rap_tracker_exit();
 	rap_ab_exit();
 	rap_stats_exit();
 }

@@ -64,8 +64,12 @@ int rap_sysfs_init(void);
 void rap_sysfs_exit(void);
 
 /* tracker.c */
-void rap_tracker_init(void);
+int rap_tracker_init(void);
+void rap_tracker_exit(void);
 void rap_tracker_flush(enum rap_arm arm);
+unsigned int rap_tracker_max_kb(enum rap_arm arm);
+int rap_tracker_set_max_kb(enum rap_arm arm, unsigned int kb);
+size_t rap_tracker_bytes(enum rap_arm arm);
 bool rap_tracker_confirmed(enum rap_arm arm, const struct file *file,
 			   pgoff_t index, unsigned long pages);
 bool rap_tracker_mmap_ra(const struct ra_policy_fault *fault,

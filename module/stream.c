@@ -117,6 +117,31 @@ static struct rap_stream *rap_stream_victim(struct rap_stream_set *set,
 	return idle ? idle : victim;
 }
 
+/*
+ * A new stream of @f's file takes @s. If @s was live and another file's,
+ * the set holds more files' streams than it has ways, which more sets
+ * would part (a file's own streams share one set at any size): count it,
+ * and at the RAP_STREAM_GROW_EVICTS th such eviction within
+ * RAP_STREAM_REAP_MS of the set's first, ask for twice the sets.
+ */
+static void rap_stream_evict(struct rap_stream_set *set,
+			     const struct rap_stream *s,
+			     const struct rap_stream_fault *f,
+			     unsigned int *did)
+{
+	if (!rap_stream_live(s, f->now) || rap_stream_key_eq(&s->key, &f->key))
+		return;
+	*did |= RAP_STREAM_DID_EVICT;
+	if (!set->evicts || f->now - set->evict_start > RAP_STREAM_REAP_MS) {
+		set->evicts = 0;
+		set->evict_start = f->now;
+	}
+	if (++set->evicts < RAP_STREAM_GROW_EVICTS)
+		return;
+	set->evicts = 0;
+	*did |= RAP_STREAM_DID_CROWDED;
+}
+
 static unsigned long rap_absdiff(pgoff_t a, pgoff_t b)
 {
 	return a > b ? a - b : b - a;
@@ -1080,6 +1105,7 @@ bool rap_stream_decide(struct rap_stream_set *set,
 	s = rap_stream_find(set, f, view, &how);
 	if (!s) {
 		s = rap_stream_victim(set, f->now);
+		rap_stream_evict(set, s, f, did);
 		*s = (struct rap_stream){ .key = f->key, .last = f->index,
 					  .origin = f->index, .top = f->index,
 					  .misses = 1,
@@ -1132,17 +1158,100 @@ bool rap_stream_decide(struct rap_stream_set *set,
 	return rap_stream_sync(s, f, view, again, win, did);
 }
 
-/**
- * rap_stream_table_init - initialise the locks of a table
- * @table: the table, zeroed
- */
-void rap_stream_table_init(struct rap_stream_table *table)
+/* The clock of rap_stream_fault.now, in ms, from a local_clock() read */
+static u32 rap_stream_ms(u64 ns)
 {
-	unsigned int arm, i;
+	return (u32)div_u64(ns, NSEC_PER_MSEC);
+}
 
-	for (arm = 0; arm < RAP_STREAM_ARMS; arm++)
-		for (i = 0; i < RAP_STREAM_SETS; i++)
-			spin_lock_init(&table->slot[arm][i].lock);
+/* Bytes of an arm's table of 1 << @order sets */
+size_t rap_stream_sets_bytes(unsigned int order)
+{
+	struct rap_stream_sets *sets = NULL;
+
+	return struct_size(sets, slot, 1UL << order);
+}
+
+/* A table of 1 << @order empty sets, or NULL */
+static struct rap_stream_sets *rap_stream_sets_alloc(unsigned int order)
+{
+	struct rap_stream_sets *sets;
+	unsigned long i;
+
+	sets = kvzalloc(rap_stream_sets_bytes(order), GFP_KERNEL);
+	if (!sets)
+		return NULL;
+	sets->order = order;
+	for (i = 0; i < 1UL << order; i++)
+		spin_lock_init(&sets->slot[i].lock);
+	return sets;
+}
+
+/**
+ * rap_stream_table_init - allocate each arm's sets
+ * @table: the table, zeroed
+ * @max_order: the bound of each arm, log2 of its sets
+ *
+ * Each arm starts with RAP_STREAM_SETS sets.
+ *
+ * Return: 0, or -ENOMEM (and nothing allocated).
+ */
+int rap_stream_table_init(struct rap_stream_table *table,
+			  unsigned int max_order)
+{
+	unsigned int arm;
+
+	for (arm = 0; arm < RAP_STREAM_ARMS; arm++) {
+		struct rap_stream_sets *sets;
+
+		sets = rap_stream_sets_alloc(ilog2(RAP_STREAM_SETS));
+		if (!sets) {
+			rap_stream_table_free(table);
+			return -ENOMEM;
+		}
+		RCU_INIT_POINTER(table->sets[arm], sets);
+		table->max_order[arm] = max_order;
+	}
+	return 0;
+}
+
+/**
+ * rap_stream_table_free - free each arm's sets
+ * @table: the table; no fault, resize or flush may use it any more
+ */
+void rap_stream_table_free(struct rap_stream_table *table)
+{
+	unsigned int arm;
+
+	for (arm = 0; arm < RAP_STREAM_ARMS; arm++) {
+		kvfree(rcu_dereference_protected(table->sets[arm], true));
+		RCU_INIT_POINTER(table->sets[arm], NULL);
+	}
+}
+
+/**
+ * rap_stream_table_bytes - the size of an arm's table
+ * @table: the table
+ * @arm: the A/B arm
+ *
+ * Return: the bytes of the arm's sets as allocated (struct_size()).
+ */
+size_t rap_stream_table_bytes(struct rap_stream_table *table,
+			      unsigned int arm)
+{
+	size_t bytes;
+
+	rcu_read_lock();
+	bytes = rap_stream_sets_bytes(rcu_dereference(table->sets[arm])->order);
+	rcu_read_unlock();
+	return bytes;
+}
+
+/* The slot of @key in @sets */
+static struct rap_stream_slot *rap_stream_sets_slot(struct rap_stream_sets *sets,
+						    const struct rap_stream_key *key)
+{
+	return &sets->slot[rap_stream_hash(key) & ((1U << sets->order) - 1)];
 }
 
 /**
@@ -1152,7 +1261,9 @@ void rap_stream_table_init(struct rap_stream_table *table)
  * @key: the file
  *
  * Each arm has sets of its own: an arm's faults never find, match, age or
- * evict the other arm's streams.
+ * evict the other arm's streams. Call under rcu_read_lock(), or where no
+ * resize can run; the slot is good until rcu_read_unlock() or the next
+ * resize.
  *
  * Return: the slot (set and lock) of @key in @arm.
  */
@@ -1160,31 +1271,157 @@ struct rap_stream_slot *rap_stream_slot(struct rap_stream_table *table,
 					unsigned int arm,
 					const struct rap_stream_key *key)
 {
-	return &table->slot[arm][rap_stream_hash(key) % RAP_STREAM_SETS];
+	return rap_stream_sets_slot(rcu_dereference(table->sets[arm]), key);
 }
 
 /**
  * rap_stream_table_flush - drop every stream of an arm
  * @table: the table
  * @arm: the A/B arm
+ *
+ * The caller serialises it with the arm's resizes.
  */
 void rap_stream_table_flush(struct rap_stream_table *table, unsigned int arm)
 {
-	unsigned int i;
+	struct rap_stream_sets *sets;
+	unsigned long i;
 
-	for (i = 0; i < RAP_STREAM_SETS; i++) {
-		struct rap_stream_slot *slot = &table->slot[arm][i];
+	rcu_read_lock();
+	sets = rcu_dereference(table->sets[arm]);
+	for (i = 0; i < 1UL << sets->order; i++) {
+		struct rap_stream_slot *slot = &sets->slot[i];
 
 		spin_lock(&slot->lock);
 		rap_stream_flush(&slot->set);
 		spin_unlock(&slot->lock);
 	}
+	rcu_read_unlock();
 }
 
-/* The clock of rap_stream_fault.now, in ms, from a local_clock() read */
-static u32 rap_stream_ms(u64 ns)
+/*
+ * Move the live streams of @from into the sets of @to that their files
+ * hash to, each into a free way while there is one: a stream keeps its
+ * distance from its set's clock. Growing, each set of @to takes streams
+ * of one set of @from only, so every live stream moves; shrinking, a set
+ * of @to takes those of several, the lower sets' first, and drops what
+ * does not fit. @from's set is left as it was, marked moved.
+ */
+static void rap_stream_move(struct rap_stream_sets *to,
+			    struct rap_stream_slot *from, u32 now)
 {
-	return (u32)div_u64(ns, NSEC_PER_MSEC);
+	unsigned int i, j;
+
+	spin_lock(&from->lock);
+	for (i = 0; i < RAP_STREAM_WAYS; i++) {
+		const struct rap_stream *s = &from->set.way[i];
+		struct rap_stream_set *set;
+		bool empty = true;
+
+		if (!rap_stream_live(s, now))
+			continue;
+		set = &rap_stream_sets_slot(to, &s->key)->set;
+		for (j = 0; j < RAP_STREAM_WAYS; j++)
+			empty &= set->way[j].state == RAP_STREAM_FREE;
+		if (empty)
+			set->clock = from->set.clock;
+		for (j = 0; j < RAP_STREAM_WAYS; j++) {
+			if (set->way[j].state != RAP_STREAM_FREE)
+				continue;
+			set->way[j] = *s;
+			set->way[j].age = set->clock -
+					  (from->set.clock - s->age);
+			break;
+		}
+	}
+	from->moved = true;
+	spin_unlock(&from->lock);
+}
+
+/**
+ * rap_stream_table_resize - give an arm a table of 1 << @order sets
+ * @table: the table
+ * @arm: the A/B arm
+ * @order: log2 of the sets, from ilog2(RAP_STREAM_SETS) to
+ *	ilog2(RAP_STREAM_SETS_MAX)
+ *
+ * Allocates the new sets, moves the live streams over set by set
+ * (rap_stream_move(): all of them when growing), publishes the new table
+ * and frees the old one after an RCU grace period. A fault meanwhile on a
+ * set already moved leaves its decision to stock; one whose copy of a set
+ * was taken before the move takes it again from the new table. May sleep;
+ * the caller serialises the resizes and flushes of an arm.
+ *
+ * Return: 0, or -ENOMEM with the old table kept.
+ */
+int rap_stream_table_resize(struct rap_stream_table *table, unsigned int arm,
+			    unsigned int order)
+{
+	struct rap_stream_sets *old, *sets;
+	unsigned long i;
+	u32 now;
+
+	old = rcu_dereference_protected(table->sets[arm], true);
+	if (order == old->order)
+		return 0;
+	sets = rap_stream_sets_alloc(order);
+	if (!sets)
+		return -ENOMEM;
+	now = rap_stream_ms(local_clock());
+	for (i = 0; i < 1UL << old->order; i++)
+		rap_stream_move(sets, &old->slot[i], now);
+	rcu_assign_pointer(table->sets[arm], sets);
+	synchronize_rcu();
+	kvfree(old);
+	return 0;
+}
+
+/**
+ * rap_stream_table_grow - double an arm's sets, within its bound
+ * @table: the table
+ * @arm: the A/B arm
+ *
+ * For a set that asked for it (RAP_STREAM_DID_CROWDED). May sleep; the
+ * caller serialises it as rap_stream_table_resize().
+ *
+ * Return: 1 if the table grew, 0 at the bound, or -ENOMEM.
+ */
+int rap_stream_table_grow(struct rap_stream_table *table, unsigned int arm)
+{
+	unsigned int order;
+	int err;
+
+	order = rcu_dereference_protected(table->sets[arm], true)->order;
+	if (order >= READ_ONCE(table->max_order[arm]))
+		return 0;
+	err = rap_stream_table_resize(table, arm, order + 1);
+	return err ? err : 1;
+}
+
+/**
+ * rap_stream_table_bound - set an arm's bound, and shrink to it
+ * @table: the table
+ * @arm: the A/B arm
+ * @max_order: log2 of the sets the arm may grow to
+ *
+ * A table larger than the bound shrinks to it now. May sleep; the caller
+ * serialises it as rap_stream_table_resize().
+ *
+ * Return: 0, or -ENOMEM with the table and the bound as they were.
+ */
+int rap_stream_table_bound(struct rap_stream_table *table, unsigned int arm,
+			   unsigned int max_order)
+{
+	unsigned int order;
+	int err;
+
+	order = rcu_dereference_protected(table->sets[arm], true)->order;
+	if (order > max_order) {
+		err = rap_stream_table_resize(table, arm, max_order);
+		if (err)
+			return err;
+	}
+	WRITE_ONCE(table->max_order[arm], max_order);
+	return 0;
 }
 
 /**
@@ -1205,13 +1442,16 @@ bool rap_stream_table_confirmed(struct rap_stream_table *table,
 				const struct rap_stream_key *key,
 				pgoff_t index, unsigned long pages)
 {
-	struct rap_stream_slot *slot = rap_stream_slot(table, arm, key);
 	u32 now = rap_stream_ms(local_clock());
+	struct rap_stream_slot *slot;
 	bool confirmed;
 
+	rcu_read_lock();
+	slot = rap_stream_slot(table, arm, key);
 	spin_lock(&slot->lock);
 	confirmed = rap_stream_confirmed(&slot->set, key, index, pages, now);
 	spin_unlock(&slot->lock);
+	rcu_read_unlock();
 	return confirmed;
 }
 
@@ -1226,7 +1466,8 @@ bool rap_stream_table_confirmed(struct rap_stream_table *table,
  * @view: the page cache
  * @snap: a set the caller owns until the return, for the copy
  * @win: in: the kernel's window; out, if true is returned: the window to read
- * @did: out: RAP_STREAM_DID_* bits
+ * @did: out: RAP_STREAM_DID_* bits; RAP_STREAM_DID_CROWDED only while the
+ *	arm's table is below its bound (the caller then grows it)
  * @timed: whether to time the decision
  * @cost: out: the decision's nanoseconds if @timed, else 0
  *
@@ -1238,7 +1479,9 @@ bool rap_stream_table_confirmed(struct rap_stream_table *table,
  * if the set did not change meanwhile (every change ticks its clock), else
  * the decision is taken again from a new copy, RAP_STREAM_ATTEMPTS times
  * at most, then left to stock. So no page-cache lookup happens under the
- * set's lock: it covers two copies of the set.
+ * set's lock: it covers two copies of the set. Each attempt finds the
+ * arm's table under rcu_read_lock(); a set a resize moved is stale: the
+ * fault is left to stock, or decided again in the new table.
  *
  * Return: true if @win replaces the kernel's window.
  */
@@ -1250,6 +1493,7 @@ bool rap_stream_run(struct rap_stream_table *table, unsigned int arm,
 		    bool timed, u64 *cost)
 {
 	struct ra_policy_window in = *win;
+	struct rap_stream_sets *sets = NULL;
 	struct rap_stream_slot *slot;
 	unsigned int attempt;
 	bool replaced = false;
@@ -1260,22 +1504,28 @@ bool rap_stream_run(struct rap_stream_table *table, unsigned int arm,
 	*cost = 0;
 	if (!rap_stream_wants(f))
 		return false;
-	slot = rap_stream_slot(table, arm, &f->key);
 	t0 = local_clock();
 	f->now = rap_stream_ms(t0);
+	rcu_read_lock();
 	for (attempt = 0; attempt < RAP_STREAM_ATTEMPTS; attempt++) {
 		bool stale;
 
+		sets = rcu_dereference(table->sets[arm]);
+		slot = rap_stream_sets_slot(sets, &f->key);
 		spin_lock(&slot->lock);
-		*snap = slot->set;
+		stale = slot->moved;
+		if (!stale)
+			*snap = slot->set;
 		spin_unlock(&slot->lock);
+		if (stale)
+			break;		/* a resize is under way: stock */
 		clock = snap->clock;
 		*win = in;
 		replaced = rap_stream_decide(snap, f, view, win, did);
 		if (snap->clock == clock)
 			break;		/* the set is as it was */
 		spin_lock(&slot->lock);
-		stale = slot->set.clock != clock;
+		stale = slot->moved || slot->set.clock != clock;
 		if (!stale)
 			slot->set = *snap;
 		spin_unlock(&slot->lock);
@@ -1284,6 +1534,10 @@ bool rap_stream_run(struct rap_stream_table *table, unsigned int arm,
 		replaced = false;
 		*did = 0;
 	}
+	if ((*did & RAP_STREAM_DID_CROWDED) &&
+	    sets->order >= READ_ONCE(table->max_order[arm]))
+		*did &= ~RAP_STREAM_DID_CROWDED;
+	rcu_read_unlock();
 	if (timed)
 		*cost = local_clock() - t0;
 	return replaced;

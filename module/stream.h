@@ -9,11 +9,14 @@
  * which keeps a few streams per file and replaces the least recently used.
  *
  * The streams of a file live in one set of RAP_STREAM_WAYS, chosen by a
- * hash of the file; several files may share a set. Memory is fixed: the
- * module has RAP_STREAM_SETS sets per A/B arm. A stream names its file by
- * a key of values that are compared, never dereferenced, so a stream that
- * outlives its file is only a stale entry that ages out. The model (states,
- * transitions, eviction) is written down in docs/STREAMS.md, "The model".
+ * hash of the file; several files may share a set. Each A/B arm has a
+ * power of two of sets, RAP_STREAM_SETS at load; a set whose ways keep
+ * going to other files' live streams asks for twice the sets, up to the
+ * operator's bound (streams_max_kb). A stream names its file by a key of
+ * values that are compared, never dereferenced, so a stream that outlives
+ * its file is only a stale entry that ages out. The model (states,
+ * transitions, eviction, capacity) is written down in docs/STREAMS.md,
+ * "The model".
  *
  * The decisions touch no kernel state: the caller locks the set. The table
  * (struct rap_stream_table) adds the locks and the clock; the same file
@@ -24,7 +27,8 @@
  *
  * - rap_stream_wants(): whether a fault can concern the tracker at all;
  *   no lock, no page-cache lookup. Call it before locking the set.
- * - rap_stream_hash(): the set of a file (modulo RAP_STREAM_SETS).
+ * - rap_stream_hash(): the set of a file (its low bits, as many as the
+ *   arm's table has sets).
  * - rap_stream_decide(): one fault through a locked set.
  * - rap_stream_confirmed(): whether a locked set holds a confirmed stream
  *   of the file within @pages of @index (a read-around policy may leave
@@ -35,6 +39,10 @@
  * - rap_stream_run(): one fault through an arm's table: the slot
  *   (rap_stream_slot()), one clock read, rap_stream_decide() on a copy of
  *   the set taken under its lock, the copy put back under it.
+ * - rap_stream_table_resize(), rap_stream_table_grow(),
+ *   rap_stream_table_bound(): a new table for an arm, the streams moved
+ *   over, the old one freed after an RCU grace period; the caller
+ *   serialises them and rap_stream_table_flush() per table.
  */
 #ifndef RAPOLICY_STREAM_H
 #define RAPOLICY_STREAM_H
@@ -44,8 +52,12 @@
 #ifdef __KERNEL__
 #include <linux/cache.h>
 #include <linux/limits.h>
+#include <linux/log2.h>
 #include <linux/math64.h>
+#include <linux/overflow.h>
+#include <linux/rcupdate.h>
 #include <linux/sched/clock.h>
+#include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/time64.h>
 #else
@@ -54,7 +66,15 @@ typedef unsigned int u32;
 #endif
 
 #define RAP_STREAM_WAYS		8
+/* Sets of an arm's table at load, and at least (a power of two) */
 #define RAP_STREAM_SETS		64
+/* Sets of an arm's table at most */
+#define RAP_STREAM_SETS_MAX	65536
+/*
+ * Evictions of live streams of other files, within RAP_STREAM_REAP_MS of
+ * the first, after which a set asks for twice the sets
+ */
+#define RAP_STREAM_GROW_EVICTS	2
 /* The largest distance between two misses that can start a stream */
 #define RAP_STREAM_MAX_DELTA	4096
 /* Strides a confirmed stream may skip between two misses */
@@ -127,6 +147,9 @@ struct rap_stream {
 struct rap_stream_set {
 	struct rap_stream way[RAP_STREAM_WAYS];
 	u32 clock;		/* the set's decisions */
+	/* live streams of other files evicted since @evict_start (ms) */
+	u32 evicts;
+	u32 evict_start;
 };
 
 /* A/B arms, as enum rap_arm (rapolicy.h) counts them */
@@ -135,12 +158,24 @@ struct rap_stream_set {
 /* A set and its lock */
 struct rap_stream_slot {
 	spinlock_t lock;		/* serialises rap_stream_decide() on @set */
+	/* a resize copied @set to the next table: no decision on it */
+	bool moved;
 	struct rap_stream_set set;
 } ____cacheline_aligned_in_smp;
 
-/* The tracker's table: per arm, RAP_STREAM_SETS sets on their own lines */
+/* An arm's sets: 1 << @order of them, each on its own cache lines */
+struct rap_stream_sets {
+	unsigned int order;
+	struct rap_stream_slot slot[];
+};
+
+/*
+ * The tracker's table: per arm, its sets, read under rcu_read_lock() and
+ * replaced by rap_stream_table_resize(), and the operator's bound
+ */
 struct rap_stream_table {
-	struct rap_stream_slot slot[RAP_STREAM_ARMS][RAP_STREAM_SETS];
+	struct rap_stream_sets __rcu *sets[RAP_STREAM_ARMS];
+	unsigned int max_order[RAP_STREAM_ARMS];	/* log2 of sets at most */
 };
 
 /* A fault, as the tracker sees it */
@@ -181,6 +216,9 @@ enum rap_stream_did {
 	RAP_STREAM_DID_SYNC	= 1 << 1,	/* read a window on a miss */
 	RAP_STREAM_DID_ASYNC	= 1 << 2,	/* read on at its marker */
 	RAP_STREAM_DID_STRIDE	= 1 << 3,	/* stock's window at the next miss */
+	RAP_STREAM_DID_EVICT	= 1 << 4,	/* evicted another file's live stream */
+	/* the set asks for more sets (RAP_STREAM_GROW_EVICTS), below the bound */
+	RAP_STREAM_DID_CROWDED	= 1 << 5,
 };
 
 bool rap_stream_wants(const struct rap_stream_fault *f);
@@ -189,7 +227,17 @@ bool rap_stream_confirmed(const struct rap_stream_set *set,
 			  const struct rap_stream_key *key, pgoff_t index,
 			  unsigned long pages, u32 now);
 void rap_stream_flush(struct rap_stream_set *set);
-void rap_stream_table_init(struct rap_stream_table *table);
+int rap_stream_table_init(struct rap_stream_table *table,
+			  unsigned int max_order);
+void rap_stream_table_free(struct rap_stream_table *table);
+size_t rap_stream_table_bytes(struct rap_stream_table *table,
+			      unsigned int arm);
+size_t rap_stream_sets_bytes(unsigned int order);
+int rap_stream_table_resize(struct rap_stream_table *table, unsigned int arm,
+			    unsigned int order);
+int rap_stream_table_grow(struct rap_stream_table *table, unsigned int arm);
+int rap_stream_table_bound(struct rap_stream_table *table, unsigned int arm,
+			   unsigned int max_order);
 struct rap_stream_slot *rap_stream_slot(struct rap_stream_table *table,
 					unsigned int arm,
 					const struct rap_stream_key *key);

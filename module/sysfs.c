@@ -11,8 +11,10 @@
  * them; an attribute shared by several directories finds its arm from
  * the kobject it is read through:
  *
- *   rapolicy/             arm A's policies, version
- *   rapolicy/ab/          arm B's policies, mode, cgroup, sample_permille, salt
+ *   rapolicy/             arm A's policies, streams_max_kb, streams_bytes,
+ *                         version
+ *   rapolicy/ab/          arm B's policies, streams_max_kb, streams_bytes,
+ *                         mode, cgroup, sample_permille, salt
  *   rapolicy/stats/       counters of both arms, reset, elapsed_ms,
  *                         settings_changed, buckets, streams_flush
  *   rapolicy/stats/{a,b}/ counters of one arm
@@ -230,8 +232,56 @@ static const struct attribute_group rap_top_group = {
 	.attrs = rap_top_attrs,
 };
 
+/* The bound on the directory's arm's stream table, in KiB */
+static ssize_t streams_max_kb_show(struct kobject *kobj,
+				   struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", rap_tracker_max_kb(rap_kobj_arm(kobj)));
+}
+
+static ssize_t streams_max_kb_store(struct kobject *kobj,
+				    struct kobj_attribute *attr,
+				    const char *buf, size_t count)
+{
+	enum rap_arm arm = rap_kobj_arm(kobj);
+	unsigned int kb, old = rap_tracker_max_kb(arm);
+	int err;
+
+	err = kstrtouint(buf, 10, &kb);
+	if (err)
+		return err;
+	err = rap_tracker_set_max_kb(arm, kb);
+	if (err)
+		return err;
+	if (kb != old)
+		rap_settings_changed();
+	return count;
+}
+
+/* The size of the directory's arm's stream table now, in bytes */
+static ssize_t streams_bytes_show(struct kobject *kobj,
+				  struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%zu\n", rap_tracker_bytes(rap_kobj_arm(kobj)));
+}
+
+static struct kobj_attribute rap_streams_max_kb_attr =
+	__ATTR_RW(streams_max_kb);
+static struct kobj_attribute rap_streams_bytes_attr = __ATTR_RO(streams_bytes);
+
+static struct attribute *rap_streams_attrs[] = {
+	&rap_streams_max_kb_attr.attr,
+	&rap_streams_bytes_attr.attr,
+	NULL,
+};
+
+static const struct attribute_group rap_streams_group = {
+	.attrs = rap_streams_attrs,
+};
+
 static const struct attribute_group *rap_arm_a_groups[] = {
 	&rap_policy_group,
+	&rap_streams_group,
 	&rap_top_group,
 	&rap_bpf_group,
 	NULL,
@@ -239,6 +289,7 @@ static const struct attribute_group *rap_arm_a_groups[] = {
 
 static const struct attribute_group *rap_ab_groups[] = {
 	&rap_policy_group,
+	&rap_streams_group,
 	&rap_ab_group,
 	NULL,
 };

@@ -2,22 +2,29 @@
 /*
  * rapolicy: the stream tracker's table and its place in the fault path.
  *
- * The table (struct rap_stream_table, stream.c): per A/B arm,
- * RAP_STREAM_SETS sets of streams, each on its own cache lines under its
- * own spinlock: the hooks run under rcu_read_lock() and may not sleep. The
- * arms never see each other's streams. A file's set is chosen by a hash of
- * its key; the key is compared, never dereferenced, so a file that goes
- * away leaves only entries that age out.
+ * The table (struct rap_stream_table, stream.c): per A/B arm, a power of
+ * two of sets of streams (RAP_STREAM_SETS at load), each on its own cache
+ * lines under its own spinlock: the hooks run under rcu_read_lock() and
+ * may not sleep. The arms never see each other's streams. A file's set is
+ * chosen by a hash of its key; the key is compared, never dereferenced, so
+ * a file that goes away leaves only entries that age out.
  *
  * Per fault: the filter (rap_stream_wants()) before anything else, then
  * rap_stream_run() (stream.c), which the host tests run too. One decision
- * in RAP_STREAM_COST_EVERY of a CPU is timed for stats/stream_cost.
+ * in RAP_STREAM_COST_EVERY of a CPU is timed for stats/stream_cost. A
+ * decision whose set asks for more sets (RAP_STREAM_DID_CROWDED) queues
+ * the arm's grow work, which doubles the arm's sets up to the bound the
+ * operator sets in streams_max_kb; lowering the bound shrinks the table at
+ * once. Resizes and flushes of the tables hold rap_stream_resize_lock.
  */
 #include <linux/fs.h>
 #include <linux/local_lock.h>
+#include <linux/math.h>
+#include <linux/mutex.h>
 #include <linux/pagemap.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
+#include <linux/workqueue.h>
 
 #include "rapolicy.h"
 #include "stream.h"
@@ -25,7 +32,18 @@
 /* One decision in this many of a CPU is timed for stats/stream_cost */
 #define RAP_STREAM_COST_EVERY	16
 
+/*
+ * streams_max_kb at load: 2048 sets (2304 KiB) on x86-64 without lock
+ * debugging, whose sets are 1152 bytes
+ */
+#define RAP_STREAM_MAX_KB	4096
+
 static struct rap_stream_table rap_stream_table;
+/* Serialises the resizes and flushes of both arms' tables */
+static DEFINE_MUTEX(rap_stream_resize_lock);
+/* Each arm's bound as the operator wrote it, in KiB */
+static unsigned int rap_stream_max_kb[RAP_NR_ARMS];
+static struct work_struct rap_stream_grow_work[RAP_NR_ARMS];
 static DEFINE_PER_CPU(unsigned int, rap_stream_ticks);
 /*
  * The copy of a set a decision runs on (rap_stream_run()), one per CPU:
@@ -41,10 +59,60 @@ static DEFINE_PER_CPU(struct rap_stream_snap, rap_stream_snap) = {
 	.lock = INIT_LOCAL_LOCK(lock),
 };
 
-void rap_tracker_init(void)
+/*
+ * KiB of the sets of an arm's table of 1 << @order sets, rounded up: 72
+ * for RAP_STREAM_SETS on x86-64 without lock debugging (its header, 64
+ * bytes, not counted)
+ */
+static unsigned int rap_stream_kb(unsigned int order)
 {
+	return DIV_ROUND_UP(sizeof(struct rap_stream_slot) << order, 1024);
+}
+
+/* log2 of the most sets within @kb KiB, at least RAP_STREAM_SETS */
+static unsigned int rap_stream_kb_order(unsigned int kb)
+{
+	unsigned int order = ilog2(RAP_STREAM_SETS);
+
+	while (order < ilog2(RAP_STREAM_SETS_MAX) &&
+	       rap_stream_kb(order + 1) <= kb)
+		order++;
+	return order;
+}
+
+/* An arm's grow work: one doubling of its table, if within its bound */
+static void rap_stream_grow_fn(struct work_struct *work)
+{
+	enum rap_arm arm = work == &rap_stream_grow_work[RAP_ARM_B] ?
+			   RAP_ARM_B : RAP_ARM_A;
+
+	mutex_lock(&rap_stream_resize_lock);
+	if (rap_stream_table_grow(&rap_stream_table, arm) > 0)
+		rap_stat_add(arm, RAP_STAT_stream_grow, 1);
+	mutex_unlock(&rap_stream_resize_lock);
+}
+
+int rap_tracker_init(void)
+{
+	enum rap_arm arm;
+
 	BUILD_BUG_ON(RAP_STREAM_ARMS != RAP_NR_ARMS);
-	rap_stream_table_init(&rap_stream_table);
+	for (arm = 0; arm < RAP_NR_ARMS; arm++) {
+		rap_stream_max_kb[arm] = RAP_STREAM_MAX_KB;
+		INIT_WORK(&rap_stream_grow_work[arm], rap_stream_grow_fn);
+	}
+	return rap_stream_table_init(&rap_stream_table,
+				     rap_stream_kb_order(RAP_STREAM_MAX_KB));
+}
+
+/* After the hooks are gone: no fault queues a grow any more */
+void rap_tracker_exit(void)
+{
+	enum rap_arm arm;
+
+	for (arm = 0; arm < RAP_NR_ARMS; arm++)
+		cancel_work_sync(&rap_stream_grow_work[arm]);
+	rap_stream_table_free(&rap_stream_table);
 }
 
 /**
@@ -56,7 +124,59 @@ void rap_tracker_init(void)
  */
 void rap_tracker_flush(enum rap_arm arm)
 {
+	mutex_lock(&rap_stream_resize_lock);
 	rap_stream_table_flush(&rap_stream_table, arm);
+	mutex_unlock(&rap_stream_resize_lock);
+}
+
+/**
+ * rap_tracker_max_kb - an arm's bound on its table (streams_max_kb)
+ * @arm: the A/B arm
+ *
+ * Return: the bound in KiB, as last set.
+ */
+unsigned int rap_tracker_max_kb(enum rap_arm arm)
+{
+	return READ_ONCE(rap_stream_max_kb[arm]);
+}
+
+/**
+ * rap_tracker_set_max_kb - bound an arm's table
+ * @arm: the A/B arm
+ * @kb: KiB, from the size of RAP_STREAM_SETS sets to that of
+ *	RAP_STREAM_SETS_MAX sets (rounded up)
+ *
+ * The table may grow to the most sets (a power of two) within @kb; a
+ * larger table shrinks to them now. May sleep.
+ *
+ * Return: 0; -EINVAL for @kb out of range, -ENOMEM if the smaller table
+ * cannot be allocated; on an error nothing changes.
+ */
+int rap_tracker_set_max_kb(enum rap_arm arm, unsigned int kb)
+{
+	int err;
+
+	if (kb < rap_stream_kb(ilog2(RAP_STREAM_SETS)) ||
+	    kb > rap_stream_kb(ilog2(RAP_STREAM_SETS_MAX)))
+		return -EINVAL;
+	mutex_lock(&rap_stream_resize_lock);
+	err = rap_stream_table_bound(&rap_stream_table, arm,
+				     rap_stream_kb_order(kb));
+	if (!err)
+		WRITE_ONCE(rap_stream_max_kb[arm], kb);
+	mutex_unlock(&rap_stream_resize_lock);
+	return err;
+}
+
+/**
+ * rap_tracker_bytes - the size of an arm's table now
+ * @arm: the A/B arm
+ *
+ * Return: bytes, as allocated.
+ */
+size_t rap_tracker_bytes(enum rap_arm arm)
+{
+	return rap_stream_table_bytes(&rap_stream_table, arm);
 }
 
 /* The key of a file's streams: compared, never dereferenced */
@@ -153,6 +273,11 @@ bool rap_tracker_mmap_ra(const struct ra_policy_fault *fault,
 		rap_stat_add(arm, RAP_STAT_stream_cost,
 			     cost * RAP_STREAM_COST_EVERY);
 	rap_stat_add(arm, RAP_STAT_stream_lookups, 1);
+	if (did & RAP_STREAM_DID_EVICT)
+		rap_stat_add(arm, RAP_STAT_stream_evict, 1);
+	/* a no-op while the work is pending */
+	if (did & RAP_STREAM_DID_CROWDED)
+		queue_work(system_unbound_wq, &rap_stream_grow_work[arm]);
 	if (!replaced)
 		return false;
 	out.max_index = win->max_index;

@@ -1334,11 +1334,27 @@ struct rap_stream_case {
 	void (*run)(struct rap_test *t);
 };
 
-/* A fresh table, for the cases that run faults through one */
+/* Free the table of the cases that run faults through one */
+static void rap_sim_table_release(void)
+{
+	rap_stream_table_free(&rap_sim_table);
+}
+
+/*
+ * A fresh table, for the cases that run faults through one, that may grow
+ * to 1 << @max_order sets per arm
+ */
+static bool rap_sim_table_bounded(unsigned int max_order)
+{
+	rap_sim_table_release();
+	memset(&rap_sim_table, 0, sizeof(rap_sim_table));
+	return rap_stream_table_init(&rap_sim_table, max_order) == 0;
+}
+
+/* A fresh table of RAP_STREAM_SETS sets per arm that does not grow */
 static void rap_sim_table_init(void)
 {
-	memset(&rap_sim_table, 0, sizeof(rap_sim_table));
-	rap_stream_table_init(&rap_sim_table);
+	rap_sim_table_bounded(ilog2(RAP_STREAM_SETS));
 }
 
 /*
@@ -1396,12 +1412,262 @@ static void rap_case_stream_arms_apart(struct rap_test *t)
 	rap_stream_table_flush(&rap_sim_table, 1);
 	RAP_EXPECT(t, !rap_stream_table_confirmed(&rap_sim_table, 1, &key,
 						  7 * 64, RAP_SIM_PAGES));
+	rcu_read_lock();
 	RAP_EXPECT(t, rap_stream_slot(&rap_sim_table, 0, &key)->set.clock > 0);
 	for (i = 0; i < RAP_STREAM_WAYS; i++)
 		if (rap_stream_slot(&rap_sim_table, 0, &key)->set.way[i].last ==
 		    40064)
 			break;
+	rcu_read_unlock();
 	RAP_EXPECT(t, i < RAP_STREAM_WAYS);
+}
+
+/* The page cache of the capacity cases: empty, so every touch misses */
+static bool rap_sim_nothing(const void *ctx __always_unused,
+			    pgoff_t index __always_unused)
+{
+	return false;
+}
+
+static bool rap_sim_nothing_in(const void *ctx __always_unused,
+			       pgoff_t first __always_unused,
+			       pgoff_t last __always_unused)
+{
+	return false;
+}
+
+static const struct rap_cache_view rap_sim_empty = {
+	.has_folio = rap_sim_nothing,
+	.has_range = rap_sim_nothing_in,
+};
+
+/* A read-around miss of file @file at @index, at @now ms */
+static struct rap_stream_fault rap_sim_file_miss(unsigned int file,
+						 pgoff_t index, u32 now)
+{
+	return (struct rap_stream_fault){
+		.key = { .inode = 0x100000 + 64UL * file, .ino = file + 1,
+			 .dev = 8, .generation = 1 },
+		.reader = 1,
+		.now = now,
+		.point = RA_POLICY_SYNC_AROUND,
+		.kind = RAP_MAP_AROUND,
+		.index = index,
+		.vma_end = 1UL << 20,
+		.ra_pages = 32,
+		.stock_start = index - 16,
+		.stock_pages = 32,
+		.max_pages = 1024,
+		.fault_around_pages = RAP_SIM_AROUND,
+	};
+}
+
+/*
+ * A miss of file @file at @index through arm @arm of rap_sim_table, and
+ * if @grow the grow its set asks for, as the module's work item does it:
+ * the RAP_STREAM_DID_* bits
+ */
+static unsigned int rap_sim_table_miss(struct rap_test *t, unsigned int arm,
+				       unsigned int file, pgoff_t index,
+				       bool grow)
+{
+	struct rap_stream_fault f = rap_sim_file_miss(file, index, 0);
+	struct ra_policy_window win = { .start = index - 16, .size = 32 };
+	unsigned int did;
+	u64 cost;
+
+	rap_stream_run(&rap_sim_table, arm, &f, &rap_sim_empty, &rap_sim_snap,
+		       &win, &did, false, &cost);
+	if (grow && (did & RAP_STREAM_DID_CROWDED))
+		RAP_EXPECT_EQ(t, rap_stream_table_grow(&rap_sim_table, arm), 1);
+	return did;
+}
+
+/* log2 of the sets of an arm's table */
+static unsigned int rap_sim_table_order(unsigned int arm)
+{
+	unsigned int order;
+
+	rcu_read_lock();
+	order = rcu_dereference(rap_sim_table.sets[arm])->order;
+	rcu_read_unlock();
+	return order;
+}
+
+/*
+ * The streams of an arm's table, and of those: in the set their file
+ * hashes to (@placed), of file 0..@files-1 last at @last (@at) and, of
+ * those, confirmed (@confirmed)
+ */
+struct rap_sim_census {
+	unsigned int streams, placed, at, confirmed;
+};
+
+static struct rap_sim_census rap_sim_table_census(unsigned int arm,
+						  pgoff_t last)
+{
+	struct rap_sim_census c = { 0 };
+	struct rap_stream_sets *sets;
+	unsigned long i;
+	unsigned int w;
+
+	rcu_read_lock();
+	sets = rcu_dereference(rap_sim_table.sets[arm]);
+	for (i = 0; i < 1UL << sets->order; i++) {
+		const struct rap_stream_set *set = &sets->slot[i].set;
+
+		for (w = 0; w < RAP_STREAM_WAYS; w++) {
+			const struct rap_stream *s = &set->way[w];
+
+			if (s->state == RAP_STREAM_FREE)
+				continue;
+			c.streams++;
+			c.placed += (rap_stream_hash(&s->key) &
+				     ((1U << sets->order) - 1)) == i;
+			if (s->last != last)
+				continue;
+			c.at++;
+			c.confirmed += s->conf >= RAP_STREAM_CONFIRM;
+		}
+	}
+	rcu_read_unlock();
+	return c;
+}
+
+/*
+ * Capacity follows the files (docs/STREAMS.md, "Capacity"): 1024 files,
+ * each read backwards at a stride of 64 pages, eight misses each in
+ * turn. With RAP_STREAM_SETS sets their streams evict each other (16
+ * files a set on average, for 8 ways): bounded there (the fixed table of
+ * before), most are never confirmed. Free to grow, the crowded sets ask
+ * for more and the table doubles until no set is crowded: every file's
+ * stream is confirmed at its last miss. Bounded at twice RAP_STREAM_SETS,
+ * the table grows to the bound and no further. Arm B's table stays as it
+ * was.
+ */
+static void rap_case_stream_table_grows(struct rap_test *t)
+{
+	const unsigned int files = 1024, top = 100000;
+	unsigned int min = ilog2(RAP_STREAM_SETS), bound, file, i;
+	struct rap_sim_census c;
+
+	for (bound = min; bound <= min + 4; bound += bound == min ? 1 : 3) {
+		RAP_EXPECT(t, rap_sim_table_bounded(bound));
+		for (i = 0; i < 8; i++)
+			for (file = 0; file < files; file++)
+				rap_sim_table_miss(t, 0, file, top - 64 * i,
+						   true);
+		c = rap_sim_table_census(0, top - 64 * 7);
+		RAP_EXPECT_EQ(t, rap_sim_table_order(1), min);
+		RAP_EXPECT_EQ(t, c.placed, c.streams);
+		if (bound == min) {
+			RAP_EXPECT_EQ(t, rap_sim_table_order(0), min);
+			RAP_EXPECT_LE(t, c.confirmed, files / 2);
+		} else if (bound == min + 1) {
+			RAP_EXPECT_EQ(t, rap_sim_table_order(0), min + 1);
+			RAP_EXPECT_LE(t, c.confirmed + 1, files);
+		} else {
+			RAP_EXPECT_LE(t, rap_sim_table_order(0), bound);
+			RAP_EXPECT_EQ(t, c.confirmed, files);
+		}
+	}
+}
+
+/*
+ * A resize moves the streams: doubling keeps every live one, each in
+ * the set its file hashes to, and so does halving what fits; a stream
+ * moved goes on as before (its next miss continues it). A table at its
+ * bound does not grow; the bound lowered shrinks it now.
+ */
+static void rap_case_stream_table_resize(struct rap_test *t)
+{
+	unsigned int min = ilog2(RAP_STREAM_SETS), file, went_on = 0;
+	struct rap_sim_census c, moved;
+
+	RAP_EXPECT(t, rap_sim_table_bounded(min + 3));
+	for (file = 0; file < 200; file++)
+		rap_sim_table_miss(t, 0, file, 5000, false);
+	c = rap_sim_table_census(0, 5000);
+	RAP_EXPECT_LE(t, 150, c.streams);
+	RAP_EXPECT_EQ(t, rap_stream_table_resize(&rap_sim_table, 0, min + 1),
+		      0);
+	RAP_EXPECT_EQ(t, rap_stream_table_resize(&rap_sim_table, 0, min + 3),
+		      0);
+	moved = rap_sim_table_census(0, 5000);
+	RAP_EXPECT_EQ(t, moved.streams, c.streams);
+	RAP_EXPECT_EQ(t, moved.placed, c.streams);
+	RAP_EXPECT_EQ(t, moved.at, c.streams);
+	RAP_EXPECT_EQ(t, rap_stream_table_grow(&rap_sim_table, 0), 0);
+	RAP_EXPECT_EQ(t, rap_sim_table_order(0), min + 3);
+	RAP_EXPECT_EQ(t, rap_stream_table_bytes(&rap_sim_table, 0),
+		      rap_stream_sets_bytes(min + 3));
+	/* the files' streams take their second misses as continuations */
+	for (file = 0; file < 200; file++)
+		went_on += !(rap_sim_table_miss(t, 0, file, 4936, false) &
+			     RAP_STREAM_DID_NEW);
+	RAP_EXPECT_EQ(t, went_on, c.streams);
+	RAP_EXPECT_EQ(t, rap_stream_table_bound(&rap_sim_table, 0, min), 0);
+	RAP_EXPECT_EQ(t, rap_sim_table_order(0), min);
+	c = rap_sim_table_census(0, 4936);
+	RAP_EXPECT_EQ(t, c.placed, c.streams);
+	RAP_EXPECT_EQ(t, c.at, c.streams);
+	RAP_EXPECT_LE(t, 150, c.streams);
+	RAP_EXPECT_EQ(t, rap_stream_table_grow(&rap_sim_table, 0), 0);
+}
+
+/*
+ * What counts toward growth: a new stream that takes the way of another
+ * file's live stream. A file's own streams, which share its set at any
+ * size, and expired ones do not count; RAP_STREAM_GROW_EVICTS such
+ * evictions ask for more sets only within RAP_STREAM_REAP_MS of the
+ * first.
+ */
+static void rap_case_stream_evict_counts(struct rap_test *t)
+{
+	struct rap_stream_set *set = &rap_sim_a.set;
+	struct ra_policy_window win;
+	struct rap_stream_fault f;
+	unsigned int did, file, i, any = 0;
+
+	/* one file's misses far apart: streams of its own only */
+	memset(set, 0, sizeof(*set));
+	for (i = 0; i < 100; i++) {
+		f = rap_sim_file_miss(0, 1000 + 5000 * i, 0);
+		rap_stream_decide(set, &f, &rap_sim_empty, &win, &did);
+		any |= did;
+	}
+	RAP_EXPECT(t, !(any & (RAP_STREAM_DID_EVICT |
+			       RAP_STREAM_DID_CROWDED)));
+
+	/* files 0..7 fill the ways at 0 ms; file 8 evicts one at 1000 */
+	memset(set, 0, sizeof(*set));
+	for (file = 0; file < 9; file++) {
+		f = rap_sim_file_miss(file, 5000, file < 8 ? 0 : 1000);
+		rap_stream_decide(set, &f, &rap_sim_empty, &win, &did);
+		RAP_EXPECT_EQ(t, did & (RAP_STREAM_DID_EVICT |
+					RAP_STREAM_DID_CROWDED),
+			      file < 8 ? 0 : RAP_STREAM_DID_EVICT);
+	}
+	/* at 2500 files 9..15 take the ways of 1..7, expired: no count */
+	for (file = 9; file < 16; file++) {
+		f = rap_sim_file_miss(file, 5000, 2500);
+		rap_stream_decide(set, &f, &rap_sim_empty, &win, &did);
+		RAP_EXPECT(t, !(did & RAP_STREAM_DID_EVICT));
+	}
+	/*
+	 * at 3100 file 16 takes file 8's expired way; 17 evicts live 9, but
+	 * more than RAP_STREAM_REAP_MS after 8's eviction: a first; 18 is
+	 * the second
+	 */
+	for (file = 16; file < 19; file++) {
+		f = rap_sim_file_miss(file, 5000, 3100);
+		rap_stream_decide(set, &f, &rap_sim_empty, &win, &did);
+		RAP_EXPECT_EQ(t, did & (RAP_STREAM_DID_EVICT |
+					RAP_STREAM_DID_CROWDED),
+			      file == 16 ? 0 : file == 17 ?
+			      RAP_STREAM_DID_EVICT :
+			      RAP_STREAM_DID_EVICT | RAP_STREAM_DID_CROWDED);
+	}
 }
 
 static const struct rap_stream_case rap_stream_cases[] = {
@@ -1435,6 +1701,9 @@ static const struct rap_stream_case rap_stream_cases[] = {
 	  rap_case_stream_forward_follows_stock },
 	{ "stream_btree_index_reverse", rap_case_stream_btree_index_reverse },
 	{ "stream_arms_apart", rap_case_stream_arms_apart },
+	{ "stream_table_grows", rap_case_stream_table_grows },
+	{ "stream_table_resize", rap_case_stream_table_resize },
+	{ "stream_evict_counts", rap_case_stream_evict_counts },
 };
 
 #endif /* RAPOLICY_STREAM_CASES_H */

@@ -39,8 +39,15 @@ static struct kunit_case rap_stream_kunit_cases[] = {
 	{}
 };
 
+/* The table the cases ran faults through */
+static void rap_stream_suite_exit(struct kunit_suite *suite)
+{
+	rap_sim_table_release();
+}
+
 static struct kunit_suite rap_stream_suite = {
 	.name = "rapolicy_stream",
+	.suite_exit = rap_stream_suite_exit,
 	.test_cases = rap_stream_kunit_cases,
 };
 

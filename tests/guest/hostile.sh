@@ -63,6 +63,18 @@ bad_writes "$AB/mode" "" on cgroups "$long"
 tap $? "ab/mode: unknown modes fail"
 bad_writes "$AB/cgroup" /no/such/cgroup "$long" "../.."
 tap $? "ab/cgroup: a path that is no cgroup fails"
+# the stream tracker's bound, both arms: KiB of 64 to 65536 sets
+for label in streams_max_kb ab/streams_max_kb; do
+	bad_writes "$RAPOLICY_SYSFS/$label" "" " " 71 73729 -1 abc 0x1000 4096x \
+		4294967296 "$long"
+	tap $? "$label: out of range or malformed fails and changes nothing"
+	echo 72 >"$RAPOLICY_SYSFS/$label" && echo 73728 >"$RAPOLICY_SYSFS/$label" &&
+		echo 4096 >"$RAPOLICY_SYSFS/$label" &&
+		[ "$(cat "$RAPOLICY_SYSFS/$label")" = 4096 ]
+	tap $? "$label: 72, 73728 and 4096 work"
+done
+! echo 1 2>/dev/null >"$RAPOLICY_SYSFS/streams_bytes"
+tap $? "streams_bytes is read-only"
 # stats/reset is write-only: a bad write fails and resets nothing
 walk normal forward "$(testfile 8M)"
 miss=$(counter sync_miss)
@@ -102,6 +114,8 @@ rc=$?
 tap $? "a non-root write is refused ($rc) and changes nothing"
 [ "$(stat -c %a "$RAPOLICY_SYSFS/descending_thp")" = 644 ] &&
 	[ "$(stat -c %a "$RAPOLICY_SYSFS/stats/reset")" = 200 ] &&
-	[ "$(stat -c %a "$RAPOLICY_SYSFS/stats/streams_flush")" = 200 ]
-tap $? "modes: policies 0644, stats/reset and stats/streams_flush 0200"
+	[ "$(stat -c %a "$RAPOLICY_SYSFS/stats/streams_flush")" = 200 ] &&
+	[ "$(stat -c %a "$RAPOLICY_SYSFS/streams_max_kb")" = 644 ] &&
+	[ "$(stat -c %a "$RAPOLICY_SYSFS/ab/streams_bytes")" = 444 ]
+tap $? "modes: policies and streams_max_kb 0644, stats/reset and stats/streams_flush 0200, streams_bytes 0444"
 tap_end

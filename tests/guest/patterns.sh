@@ -16,8 +16,10 @@
 # - four threads taking turns along one backward stride take fewer than
 #   half off's faults, at read_ahead_kb 128 and 8192;
 # - a reverse walker beside a random reader takes at most 4 faults more
-#   than alone.
+#   than alone;
+# - 400 files read backwards in turn (the table's capacity): below.
 #   PATTERN_SEEDS: the draws (default: the first 12 of at most 4 files)
+#   MANY_FILES: the files of the capacity test (400)
 . "$(dirname "$0")/lib.sh"
 
 S=$RAPOLICY_SYSFS
@@ -26,6 +28,11 @@ MAX_WINDOW=1024		# pages: 2 << the largest folio order
 
 modprobe rapolicy || { tap 1 "load rapolicy"; tap_end; }
 all_policies_off || { tap 1 "policies off"; tap_end; }
+# Each arm's stream table at load: a 64-byte header and 64 sets of 1152
+# bytes (docs/STREAMS.md, "Capacity": x86-64 without lock debugging)
+[ "$(cat "$S/streams_bytes")" = 73792 ] && [ "$(cat "$S/ab/streams_bytes")" = 73792 ] &&
+	[ "$(cat "$S/streams_max_kb")" = 4096 ] && [ "$(cat "$S/ab/streams_max_kb")" = 4096 ]
+tap $? "capacity: each arm's table at load: $(cat "$S/streams_bytes") bytes, bound $(cat "$S/streams_max_kb") KiB"
 files=""
 for i in 0 1 2 3; do
 	rawalk --create 64M "$SCRATCH/pat-$i" >/dev/null ||
@@ -144,6 +151,75 @@ for ra in 128 8192; do
 		tap 1 "reverse walker alone, read_ahead_kb $ra: tracker on"
 	fi
 done
+
+# Capacity (docs/STREAMS.md, "Capacity"): MANY_FILES sparse files of
+# 64 strides of 64 pages, each read backwards by one reader, one touch a
+# file in turn, read-around at read_ahead_kb 16. Off misses at every
+# touch: its window, 4 pages, ends before the next touch, and 64 misses
+# stay below MMAP_LOTSAMISS. On, with the table free to grow (the default
+# bound, 2048 sets): a file's stream costs the misses that detect it, and
+# each file takes at most STEADY_FAULTS, as a steady stream alone in its
+# file does, where 400 files in 64 sets of 8 ways evict each other
+# (host model: 122 of 400 readers over 12 misses, worst 64; 0 of 400,
+# worst 5, in 256 sets after 2 grows). At the minimum bound (the table of
+# before, 64 sets) the table does not grow and some file misses on.
+nfiles=${MANY_FILES:-400}
+many=""
+i=0
+while [ $i -lt "$nfiles" ]; do
+	truncate -s 16M "$SCRATCH/many-$i" || break
+	many="$many $SCRATCH/many-$i"
+	i=$((i + 1))
+done
+[ $i = "$nfiles" ]
+tap $? "capacity: $nfiles sparse files of 16 MiB"
+echo 16 >/sys/block/vda/queue/read_ahead_kb
+touches=$((nfiles * 64))
+min_kb=72
+# shellcheck disable=SC2086
+if pw off files 64 64 $many; then
+	off_faults=$(val major_faults)
+	[ "$off_faults" -ge $((touches * 9 / 10)) ]
+	tap $? "capacity: off, $nfiles files in turn: $off_faults faults for $touches touches"
+	echo 1 >"$S/stats/reset"
+	# shellcheck disable=SC2086
+	pw on files 64 64 $many
+	tap $? "capacity: on, $nfiles files in turn"
+	grows=$(counter stream_grow a) bytes=$(value "$S/streams_bytes")
+	worst=$(val worst)
+	[ "$worst" -le $STEADY_FAULTS ] && [ "$(val major_faults)" -le $((off_faults / 4)) ]
+	tap $? "capacity: on, growing: each file at most $STEADY_FAULTS faults (worst $worst, all $(val major_faults), off $off_faults; $grows grows, $bytes bytes, $(counter stream_evict a) evictions)"
+	[ "$grows" -ge 1 ] && [ "$bytes" -gt $((min_kb * 1024)) ] &&
+		[ "$bytes" -le $((4096 * 1024 + 64)) ] && [ "$(counter stream_grow b)" = 0 ]
+	tap $? "capacity: arm A's table grew ($grows grows, $bytes bytes, within 4096 KiB), arm B's did not"
+	echo "$min_kb" >"$S/streams_max_kb" && [ "$(cat "$S/streams_max_kb")" = "$min_kb" ]
+	tap $? "capacity: streams_max_kb takes its minimum, $min_kb"
+	min_bytes=$(value "$S/streams_bytes")
+	[ "$min_bytes" -lt "$bytes" ] && [ "$min_bytes" -le $((min_kb * 1024 + 64)) ]
+	tap $? "capacity: lowering the bound shrinks the table now ($bytes to $min_bytes bytes)"
+	echo 1 >"$S/stats/reset"
+	# shellcheck disable=SC2086
+	pw on files 64 64 $many
+	tap $? "capacity: on at the minimum bound"
+	worst=$(val worst)
+	[ "$(counter stream_grow a)" = 0 ] && [ "$(value "$S/streams_bytes")" = "$min_bytes" ] &&
+		[ "$worst" -gt $STEADY_FAULTS ]
+	tap $? "capacity: at the minimum bound the table stays ($min_bytes bytes) and files miss on (worst $worst, all $(val major_faults), $(counter stream_evict a) evictions)"
+else
+	tap 1 "capacity: off, $nfiles files in turn"
+fi
+ok=0
+before=$(cat "$S/streams_max_kb")
+for v in $((min_kb - 1)) 73729 -1 abc 4096x 4294967296; do
+	! printf '%s' "$v" 2>/dev/null >"$S/streams_max_kb" || { echo "# streams_max_kb took $v"; ok=1; }
+	[ "$(cat "$S/streams_max_kb")" = "$before" ] || ok=1
+done
+tap $ok "capacity: streams_max_kb refuses values out of range or malformed and changes nothing"
+echo 4096 >"$S/streams_max_kb" && echo 73728 >"$S/ab/streams_max_kb" &&
+	[ "$(cat "$S/ab/streams_max_kb")" = 73728 ] && echo 4096 >"$S/ab/streams_max_kb"
+tap $? "capacity: streams_max_kb takes 4096 and the maximum, 73728 (ab/)"
+# shellcheck disable=SC2086
+rm -f $many
 
 # stats/streams_flush takes 1 and refuses 0
 echo 1 >"$S/stats/streams_flush"

@@ -18,6 +18,14 @@
  *   patwalk btree RUN FILE       a B-tree index's reverse scan: runs of
  *                                RUN pages, each read upwards, each below
  *                                the one before, its branch page first
+ *   patwalk files STRIDE TOUCHES FILE...
+ *                                many files read in turn (the host
+ *                                model's pat_draw_files()): one thread
+ *                                touches each file once a turn, backwards
+ *                                from its page STRIDE * TOUCHES - 1 at a
+ *                                stride of STRIDE pages, TOUCHES turns;
+ *                                prints file_faults (each file's major
+ *                                faults), worst and major_faults
  *
  * read_ahead_kb is the disk's as set (gen sets the draw's). Output, "key:
  * value" lines: major_faults (all threads), sectors_read, slot_faults (the
@@ -223,8 +231,42 @@ static void gen_report(const struct pat_draw *d)
 static void usage(void)
 {
 	fprintf(stderr, "usage: patwalk gen SEED FILE... | pool THREADS STRIDE FILE |\n"
-		"       beside STRIDE FILE | alone STRIDE FILE | btree RUN FILE\n");
+		"       beside STRIDE FILE | alone STRIDE FILE | btree RUN FILE |\n"
+		"       files STRIDE TOUCHES FILE...\n");
 	exit(2);
+}
+
+/* patwalk files: @n files read backwards in turn, one touch each a turn */
+static int pw_files(unsigned long stride, unsigned long touches, int n,
+		    char **paths)
+{
+	volatile const unsigned char **map = calloc(n, sizeof(*map));
+	long *faults = calloc(n, sizeof(*faults)), total = 0, worst = 0, f0;
+	size_t pages = stride * touches, k;
+	unsigned long sum = 0;
+	int i;
+
+	if (!map || !faults || !pages)
+		usage();
+	for (i = 0; i < n; i++) {
+		map_cold(0, paths[i], pages, MADV_NORMAL);
+		map[i] = pw.map[0];
+	}
+	for (k = 0; k < touches; k++)
+		for (i = 0; i < n; i++) {
+			f0 = majflt();
+			sum += map[i][(pages - 1 - k * stride) * 4096];
+			faults[i] += majflt() - f0;
+		}
+	printf("files: %d\ntouches: %zu\nfile_faults:", n, touches * n);
+	for (i = 0; i < n; i++) {
+		printf(" %ld", faults[i]);
+		total += faults[i];
+		if (faults[i] > worst)
+			worst = faults[i];
+	}
+	printf("\nworst: %ld\nmajor_faults: %ld\n", worst, total);
+	return sum == 0xdeadbeef;
 }
 
 int main(int argc, char **argv)
@@ -239,6 +281,9 @@ int main(int argc, char **argv)
 
 	if (argc < 4)
 		usage();
+	if (!strcmp(argv[1], "files") && argc >= 5)
+		return pw_files(strtoul(argv[2], NULL, 0),
+				strtoul(argv[3], NULL, 0), argc - 4, argv + 4);
 	if (!strcmp(argv[1], "gen")) {
 		pat_draw(&d, (u32)strtoul(argv[2], NULL, 0));
 		if (d.nfiles > PW_FILES || d.nfiles > (unsigned int)argc - 3) {

@@ -165,7 +165,8 @@ put() {
 }
 
 # flipper: every policy file of both arms through all its values, the A/B
-# assignment, the counters; counted in $STATE/flipper
+# assignment, the stream tables' bounds, the counters; counted in
+# $STATE/flipper
 flipper() {
 	rounds=0 flips=0 ab=0 resets=0 reads=0 refused=0
 	while ! stopping; do
@@ -194,6 +195,12 @@ flipper() {
 			else
 				refused=$((refused + 1))
 			fi
+		done
+		# the stream tables' bounds, raised and lowered under the
+		# walkers' faults (values in any config's range)
+		pick $rounds 4096 128 1024 16384
+		for f in streams_max_kb ab/streams_max_kb; do
+			put "$picked" "$RAPOLICY_SYSFS/$f" || refused=$((refused + 1))
 		done
 		cat "$RAPOLICY_SYSFS"/stats/*/* >/dev/null 2>&1 && reads=$((reads + 1))
 		if [ $((rounds % 4)) = 3 ]; then

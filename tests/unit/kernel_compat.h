@@ -7,9 +7,11 @@
 #ifndef RAPOLICY_KERNEL_COMPAT_H
 #define RAPOLICY_KERNEL_COMPAT_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 typedef unsigned long pgoff_t;
 typedef uint64_t u64;
@@ -39,15 +41,21 @@ struct ra_policy_window {
 };
 
 /*
- * The tracker's table (module/stream.c): a spinlock that only counts, and
- * clocks that count their reads. The host tests set the time
- * (rap_host.ns) and read the counts.
+ * The tracker's table (module/stream.c): a spinlock that only counts,
+ * clocks that count their reads, and RCU that counts its read sections,
+ * the table pointers read outside one and the grace periods waited for
+ * inside one. The host tests set the time (rap_host.ns) and read the
+ * counts.
  */
 struct rap_host {
 	u64 ns;				/* local_clock() */
 	unsigned long clock_reads;	/* local_clock() and jiffies reads */
 	int locked;			/* set locks held */
 	unsigned long locks;		/* spin_lock() calls */
+	int rcu;			/* rcu_read_lock() sections open */
+	unsigned long rcu_bad;		/* rcu_dereference() outside one, */
+					/* synchronize_rcu() inside one */
+	unsigned long grace_periods;	/* synchronize_rcu() calls */
 };
 
 static struct rap_host rap_host;
@@ -75,6 +83,57 @@ static inline void spin_unlock(spinlock_t *lock)
 {
 	lock->held--;
 	rap_host.locked--;
+}
+
+#define __rcu
+#define GFP_KERNEL	0
+#define READ_ONCE(x)		(x)
+#define WRITE_ONCE(x, v)	((x) = (v))
+
+static inline void rcu_read_lock(void)
+{
+	rap_host.rcu++;
+}
+
+static inline void rcu_read_unlock(void)
+{
+	rap_host.rcu--;
+}
+
+static inline void *rap_host_rcu_check(void *p)
+{
+	rap_host.rcu_bad += rap_host.rcu <= 0;
+	return p;
+}
+
+#define rcu_dereference(p)		((__typeof__(p))rap_host_rcu_check(p))
+#define rcu_dereference_protected(p, c)	(p)
+#define rcu_assign_pointer(p, v)	((p) = (v))
+#define RCU_INIT_POINTER(p, v)		((p) = (v))
+
+static inline void synchronize_rcu(void)
+{
+	rap_host.rcu_bad += rap_host.rcu > 0;
+	rap_host.grace_periods++;
+}
+
+static inline void *kvzalloc(size_t size, int gfp)
+{
+	(void)gfp;
+	return calloc(1, size);
+}
+
+static inline void kvfree(const void *p)
+{
+	free((void *)p);
+}
+
+#define struct_size(p, member, n) \
+	(sizeof(*(p)) + (size_t)(n) * sizeof(*(p)->member))
+
+static inline unsigned int ilog2(unsigned long n)
+{
+	return 63 - __builtin_clzl(n);
 }
 
 static inline u64 local_clock(void)

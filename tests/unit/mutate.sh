@@ -1,7 +1,8 @@
 #!/bin/bash
 # make mutate: each match rule, state and flag of the stream tracker
 # (module/stream.c) removed in turn, the victim choice changed, the arms'
-# tables joined and a stale copy of a set put back; every
+# tables joined, a stale copy of a set put back, and the growth rule and
+# the resize broken in turn; every
 # mutant must fail at least one host case (tests/unit/test_stream.c) or a
 # claimed invariant of the generated patterns (pattern_stream, 1000 draws).
 # Prints TAP, one test per mutant, and writes the table to
@@ -38,8 +39,15 @@ rule-walked|a backward walker read as a span|s/(static bool rap_stream_walked\([
 rule-around|stock's window around a strided touch|s/(static bool rap_stream_around\([^{]*\{\n)/$1\treturn false;\n/
 rule-untouched|a stride with nothing touched between its misses|s/(static bool rap_stream_untouched\([^{]*\{\n[^\n]*\n[^\n]*\n[^\n]*\n[^\n]*\n[^\n]*\n)/$1\treturn true;\n/
 rule-own-first|a task's own streams first|s/if \(!m \|\| \(best && mine && !own\)\)/if (!m)/; s/!best \|\| own != mine \|\| /!best || /
-arm-shared|the arms apart (one table for both)|s/return &table->slot\[arm\]\[/return &table->slot[arm * 0][/
-run-stale|the check that a set did not change before its copy goes back|s/stale = slot->set.clock != clock;/stale = false;/
+arm-shared|the arms apart (one table for both)|s/rcu_dereference\(table->sets\[arm\]\)/rcu_dereference(table->sets[0])/g
+run-stale|the check that a set did not change before its copy goes back|s/stale = slot->moved \|\| slot->set.clock != clock;/stale = slot->moved;/
+grow-never|growth (a crowded set never asks for more sets)|s/\*did \|= RAP_STREAM_DID_CROWDED;/;/
+grow-own|evictions of a file's own streams counted toward growth|s/ \|\| rap_stream_key_eq\(&s->key, &f->key\)//
+grow-dead|evictions of expired streams counted toward growth|s/if \(!rap_stream_live\(s, f->now\) \|\| /if (/
+grow-interval|the interval of evictions (counted for ever)|s/f->now - set->evict_start > RAP_STREAM_REAP_MS/false/
+grow-unbounded|the bound (a table grows past streams_max_kb)|s/if \(order >= READ_ONCE\(table->max_order\[arm\]\)\)\n\t\treturn 0;\n//
+resize-drop|the streams moved on a resize (dropped, as by a flush)|s/if \(!rap_stream_live\(s, now\)\)/if (true)/
+resize-moved|the moved mark (a copy put back into a set a resize moved)|s/from->moved = true;/;/
 EOF
 )
 
@@ -54,11 +62,14 @@ prepare() {
 
 # run NAME: "killed by CASE" or "survived" on stdout
 run() {
-	local u=$out/tree/tests/unit first
+	local u=$out/tree/tests/unit first rc
 	${CC:-cc} -std=c11 -w -O1 -I"$u" -o "$out/test_stream" "$u/test_stream.c" 2>"$out/cc.log" &&
 		${CC:-cc} -std=c11 -w -O2 -I"$u" -o "$out/pattern_stream" "$u/pattern_stream.c" 2>>"$out/cc.log" ||
 		{ echo "does not build"; return; }
-	first=$("$out/test_stream" | sed -n 's/^not ok [0-9]* - //p' | head -n 1)
+	"$out/test_stream" >"$out/test_stream.log" 2>&1
+	rc=$?
+	first=$(sed -n 's/^not ok [0-9]* - //p' "$out/test_stream.log" | head -n 1)
+	[ -z "$first" ] && [ $rc -gt 1 ] && first="test_stream crashing (exit $rc)"
 	[ -n "$first" ] && { echo "$first"; return; }
 	first=$("$out/pattern_stream" -n 1000 | sed -n 's/^not ok [0-9]* - patterns: \([^:]*\):.*/patterns: \1/p' | head -n 1)
 	[ -n "$first" ] && { echo "$first"; return; }

@@ -16,6 +16,7 @@
 #define PAT_STEADY	64	/* touches that make a stream steady */
 #define PAT_FEW		4	/* streams and files a steady draw has at most */
 #define PAT_MISSES	12	/* misses a steady stream costs at most */
+#define PAT_MANY	64	/* files of a drawn many-file workload at most */
 
 enum pat_kind { PAT_STRIDE, PAT_RANDOM, PAT_BTREE };
 
@@ -166,7 +167,7 @@ static void pat_draw(struct pat_draw *d, u32 seed)
 		}
 	} else {
 		/* more files than a set holds streams: one reader each */
-		d->nfiles = pat_between(&s, 16, PAT_MAX_READERS);
+		d->nfiles = pat_between(&s, 16, PAT_MANY);
 		for (i = 0; i < d->nfiles; i++) {
 			struct pat_reader *r = &d->r[d->nreaders++];
 
@@ -175,6 +176,37 @@ static void pat_draw(struct pat_draw *d, u32 seed)
 			r->rng = pat_rand(&s) | 1;
 			pat_stride_reader(d, r, &s);
 		}
+	}
+}
+
+/*
+ * @nfiles files of @pages pages, each read backwards from its last page by
+ * one strided reader of @stride pages, the readers in turn, one touch
+ * each: many more files than the tracker's first table has ways
+ */
+static inline void pat_draw_files(struct pat_draw *d, unsigned int nfiles,
+				  unsigned long pages, unsigned long stride,
+				  unsigned long ra_pages,
+				  enum rap_mapping_kind kind)
+{
+	unsigned int i;
+
+	memset(d, 0, sizeof(*d));
+	d->ra_pages = ra_pages;
+	d->kind = kind;
+	d->burst = 1;
+	d->nfiles = nfiles;
+	for (i = 0; i < nfiles; i++) {
+		struct pat_reader *r = &d->r[d->nreaders++];
+
+		d->pages[i] = pages;
+		r->kind = PAT_STRIDE;
+		r->file = i;
+		r->stride = -(long)stride;
+		r->pos = pages - 1;
+		r->left = pages / stride;
+		r->threads = 1;
+		r->rng = i + 1;
 	}
 }
 
@@ -234,15 +266,19 @@ static bool pat_next(struct pat_draw *d, struct pat_reader *r,
  * threads, beside random readers only, or beside other streams
  */
 enum pat_class { PAT_ALONE, PAT_POOL, PAT_BESIDE_RANDOM, PAT_SHARED,
-		 PAT_NR_CLASSES };
+		 PAT_MANY_FILES, PAT_NR_CLASSES };
 
 static const char *const pat_class_name[] = {
-	"alone", "pool", "beside a random reader", "beside other streams"
+	"alone", "pool", "beside a random reader", "beside other streams",
+	"alone, one of 16 to 64 files read at once,"
 };
 
 static enum pat_class pat_class(const struct pat_draw *d, unsigned int i)
 {
 	unsigned int j, streams = 0, randoms = 0;
+
+	if (d->nfiles > PAT_FEW)
+		return d->r[i].threads > 1 ? PAT_NR_CLASSES : PAT_MANY_FILES;
 
 	for (j = 0; j < d->nreaders; j++) {
 		if (j == i || d->r[j].file != d->r[i].file)

@@ -4,7 +4,10 @@
  * generated patterns (pattern_stream.c): the fault path of the shared
  * cases' rap_sim (module/tests/stream_cases.h), one readahead state and
  * one mmap_miss per file as struct file keeps them, and one tracker table
- * of RAP_STREAM_SETS sets for all files, as one arm of the module has.
+ * for all files, as one arm of the module has: RAP_STREAM_SETS sets at
+ * first, each fault through rap_stream_run(), and the table doubled
+ * (rap_stream_table_grow()) right after a fault whose set asked for it,
+ * as the module's work item does a little later, up to the model's bound.
  *
  * Include after module/stream.c.
  */
@@ -19,7 +22,7 @@
 #define PM_MAPPED	4
 #define PM_AROUND	16UL		/* fault_around_bytes, 64 KiB */
 #define PM_MAX		1024UL		/* 2 << the largest folio order, 9 */
-#define PM_READERS	64		/* reader slots counted apart */
+#define PM_READERS	1024		/* reader slots counted apart */
 
 struct pm_file {
 	unsigned char *page;
@@ -32,7 +35,9 @@ struct pm_file {
 struct pm {
 	struct pm_file *file;
 	unsigned int nfiles;
-	struct rap_stream_set set[RAP_STREAM_SETS];
+	struct rap_stream_table table;	/* arm 0 is the model's */
+	struct rap_stream_set snap;
+	unsigned int grows;		/* times the table doubled */
 	unsigned long ra_pages;
 	enum rap_mapping_kind kind;
 	bool tracker;
@@ -44,6 +49,12 @@ struct pm {
 	unsigned long slot_pages[PM_READERS];	/* read on its touches */
 };
 
+/*
+ * log2 of the sets the model's table may grow to: 2048, what the module's
+ * default bound (streams_max_kb 4096) allows on x86-64
+ */
+static unsigned int pm_max_order = 11;
+
 static void pm_init(struct pm *m, unsigned int nfiles,
 		    const unsigned long *pages, unsigned long ra_pages,
 		    enum rap_mapping_kind kind, bool tracker)
@@ -51,6 +62,8 @@ static void pm_init(struct pm *m, unsigned int nfiles,
 	unsigned int i;
 
 	memset(m, 0, sizeof(*m));
+	if (rap_stream_table_init(&m->table, pm_max_order))
+		abort();
 	m->file = calloc(nfiles, sizeof(*m->file));
 	m->nfiles = nfiles;
 	for (i = 0; i < nfiles; i++) {
@@ -69,6 +82,13 @@ static void pm_free(struct pm *m)
 	for (i = 0; i < m->nfiles; i++)
 		free(m->file[i].page);
 	free(m->file);
+	rap_stream_table_free(&m->table);
+}
+
+/* The sets of the model's table now */
+static unsigned long pm_sets(const struct pm *m)
+{
+	return 1UL << m->table.sets[0]->order;
 }
 
 static unsigned long pm_max(const struct pm *m)
@@ -161,12 +181,18 @@ static bool pm_decide(struct pm *m, unsigned int fi,
 		.stock_next = file->ra_start + file->ra_size,
 	};
 	unsigned int did;
-	struct rap_stream_set *set;
+	bool replaced;
+	u64 cost;
 
 	if (!m->tracker || !rap_stream_wants(&f))
 		return false;
-	set = &m->set[rap_stream_hash(&f.key) % RAP_STREAM_SETS];
-	return rap_stream_decide(set, &f, &view, win, &did);
+	rap_host.ns = (u64)m->now * NSEC_PER_MSEC;
+	replaced = rap_stream_run(&m->table, 0, &f, &view, &m->snap, win, &did,
+				  false, &cost);
+	if ((did & RAP_STREAM_DID_CROWDED) &&
+	    rap_stream_table_grow(&m->table, 0) > 0)
+		m->grows++;
+	return replaced;
 }
 
 static void pm_read_win(struct pm *m, struct pm_file *f,

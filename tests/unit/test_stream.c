@@ -313,6 +313,7 @@ static void rap_host_case_interleaved(struct rap_test *t)
 	/* its copy, its stale put-back, a new copy, its put-back; the other 2 */
 	RAP_EXPECT_EQ(t, rap_host.locks - locks, 6);
 	RAP_EXPECT_EQ(t, rap_host_worst.locked, 0);
+	rcu_read_lock();
 	set = &rap_stream_slot(&rap_sim_table, 0, &f.key)->set;
 	for (i = 0; i < RAP_STREAM_WAYS; i++)
 		found += set->way[i].state != RAP_STREAM_FREE &&
@@ -320,12 +321,117 @@ static void rap_host_case_interleaved(struct rap_test *t)
 			  set->way[i].last == 50000);
 	RAP_EXPECT_EQ(t, found, 2);
 	RAP_EXPECT_EQ(t, set->clock, 2);
+	rcu_read_unlock();
+}
+
+/*
+ * A resize on another CPU while a decision runs (from inside its first
+ * page-cache lookup): the new table has the streams moved, and is
+ * published (@rap_host_publish) or not yet. The grace period and the free
+ * of the old table wait for the fault, as synchronize_rcu() does.
+ */
+static struct rap_stream_sets *rap_host_old, *rap_host_new;
+static bool rap_host_publish;
+
+static bool rap_host_resize_now(const void *ctx, pgoff_t index)
+{
+	unsigned long i;
+
+	if (!rap_host_injected) {
+		rap_host_injected = true;
+		rap_host_old = rap_sim_table.sets[0];
+		rap_host_new = rap_stream_sets_alloc(rap_host_old->order + 1);
+		for (i = 0; i < 1UL << rap_host_old->order; i++)
+			rap_stream_move(rap_host_new, &rap_host_old->slot[i],
+					0);
+		if (rap_host_publish)
+			rcu_assign_pointer(rap_sim_table.sets[0],
+					   rap_host_new);
+	}
+	return rap_host_nothing(ctx, index);
+}
+
+/* Whether arm 0's table has a stream last at @last */
+static bool rap_host_has_stream(pgoff_t last)
+{
+	struct rap_stream_sets *sets = rap_sim_table.sets[0];
+	unsigned long i;
+	unsigned int w;
+
+	for (i = 0; i < 1UL << sets->order; i++)
+		for (w = 0; w < RAP_STREAM_WAYS; w++)
+			if (sets->slot[i].set.way[w].state != RAP_STREAM_FREE &&
+			    sets->slot[i].set.way[w].last == last)
+				return true;
+	return false;
+}
+
+/*
+ * A fault whose set a resize moves while it decides: published, its copy
+ * back finds the set moved and the decision is taken again in the new
+ * table, beside the stream moved there; not yet published, the fault is
+ * left to stock and changes neither table. No table pointer is read
+ * outside rcu_read_lock(), no grace period is waited for inside it.
+ */
+static void rap_host_case_resize_interleaved(struct rap_test *t)
+{
+	static const struct rap_cache_view view = {
+		.has_folio = rap_host_resize_now,
+		.has_range = rap_host_nothing_in,
+	};
+	struct rap_stream_fault f = {
+		.key = { .inode = 0x1000, .ino = 12, .dev = 8 },
+		.point = RA_POLICY_SYNC_AROUND,
+		.kind = RAP_MAP_AROUND,
+		.index = 1000,
+		.vma_end = RAP_SIM_PAGES,
+		.stock_start = 984,
+		.stock_pages = 32,
+		.max_pages = 1024,
+		.fault_around_pages = 16,
+	};
+	struct rap_stream_fault other = f;
+	struct ra_policy_window win = { 0 };
+	unsigned long bad = rap_host.rcu_bad;
+	unsigned int did, publish;
+	u64 cost;
+
+	for (publish = 0; publish < 2; publish++) {
+		rap_sim_table_bounded(ilog2(RAP_STREAM_SETS) + 1);
+		/* a stream of the file, 50000, for the resize to move */
+		other.index = 50000;
+		other.stock_start = 49984;
+		rap_stream_run(&rap_sim_table, 0, &other, &rap_host_none,
+			       &rap_sim_snap, &win, &did, false, &cost);
+		rap_host_injected = false;
+		rap_host_publish = publish;
+		win = (struct ra_policy_window){ 0 };
+		RAP_EXPECT_EQ(t, rap_stream_run(&rap_sim_table, 0, &f, &view,
+						&rap_sim_snap, &win, &did,
+						false, &cost), 0);
+		RAP_EXPECT(t, rap_host_injected);
+		if (!rap_host_injected)
+			break;
+		if (!publish) {
+			RAP_EXPECT_EQ(t, did, 0);
+			RAP_EXPECT(t, !rap_host_has_stream(1000));
+			rcu_assign_pointer(rap_sim_table.sets[0],
+					   rap_host_new);
+		}
+		synchronize_rcu();
+		kvfree(rap_host_old);
+		RAP_EXPECT(t, rap_host_has_stream(50000));
+		RAP_EXPECT_EQ(t, rap_host_has_stream(1000), publish);
+	}
+	RAP_EXPECT_EQ(t, rap_host.rcu_bad, bad);
+	RAP_EXPECT_EQ(t, rap_host.rcu, 0);
 }
 
 static const struct rap_stream_case rap_host_cases[] = {
 	{ "table_clock_reads", rap_host_case_clock_reads },
 	{ "table_lookups_under_lock", rap_host_case_lookups_under_lock },
 	{ "table_interleaved", rap_host_case_interleaved },
+	{ "table_resize_interleaved", rap_host_case_resize_interleaved },
 };
 
 int main(void)
@@ -348,5 +454,6 @@ int main(void)
 	}
 	printf("# worst page-cache lookups of one decision in the cases: %lu (%s)\n",
 	       rap_host_decide_lookups, rap_host_decide_case);
+	rap_sim_table_release();
 	return failed ? 1 : 0;
 }
