@@ -274,6 +274,19 @@ static bool rap_host_interleave(const void *ctx, pgoff_t index)
 	return rap_host_nothing(ctx, index);
 }
 
+/* A read-around miss at page 1000 of a file that the interleaving cases share */
+static const struct rap_stream_fault rap_host_miss_1000 = {
+	.key = { .inode = 0x1000, .ino = 12, .dev = 8 },
+	.point = RA_POLICY_SYNC_AROUND,
+	.kind = RAP_MAP_AROUND,
+	.index = 1000,
+	.vma_end = RAP_SIM_PAGES,
+	.stock_start = 984,
+	.stock_pages = 32,
+	.max_pages = 1024,
+	.fault_around_pages = 16,
+};
+
 /*
  * Two faults on one set at once: the one that finds the set changed when
  * it puts its copy back decides again on a new copy, and both streams are
@@ -285,17 +298,7 @@ static void rap_host_case_interleaved(struct rap_test *t)
 		.has_folio = rap_host_interleave,
 		.has_range = rap_host_nothing_in,
 	};
-	struct rap_stream_fault f = {
-		.key = { .inode = 0x1000, .ino = 12, .dev = 8 },
-		.point = RA_POLICY_SYNC_AROUND,
-		.kind = RAP_MAP_AROUND,
-		.index = 1000,
-		.vma_end = RAP_SIM_PAGES,
-		.stock_start = 984,
-		.stock_pages = 32,
-		.max_pages = 1024,
-		.fault_around_pages = 16,
-	};
+	struct rap_stream_fault f = rap_host_miss_1000;
 	struct rap_stream_set *set;
 	struct ra_policy_window win = { 0 };
 	unsigned int did, i, found = 0;
@@ -379,17 +382,7 @@ static void rap_host_case_resize_interleaved(struct rap_test *t)
 		.has_folio = rap_host_resize_now,
 		.has_range = rap_host_nothing_in,
 	};
-	struct rap_stream_fault f = {
-		.key = { .inode = 0x1000, .ino = 12, .dev = 8 },
-		.point = RA_POLICY_SYNC_AROUND,
-		.kind = RAP_MAP_AROUND,
-		.index = 1000,
-		.vma_end = RAP_SIM_PAGES,
-		.stock_start = 984,
-		.stock_pages = 32,
-		.max_pages = 1024,
-		.fault_around_pages = 16,
-	};
+	struct rap_stream_fault f = rap_host_miss_1000;
 	struct rap_stream_fault other = f;
 	struct ra_policy_window win = { 0 };
 	unsigned long bad = rap_host.rcu_bad;
