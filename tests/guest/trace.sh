@@ -1,0 +1,125 @@
+#!/bin/sh
+# A window a readahead policy replaces is visible to tracing (TAP): the
+# series' readahead_policy:readahead_policy_window event fires once for
+# every window a policy returned, after the kernel's check, with the
+# window as it is read ("applied") or as asked for ("refused").
+. "$(dirname "$0")/lib.sh"
+
+RA_KB=512
+SECTOR_SLACK=64
+PAGE_KB=4
+FILE_PAGES=16384	# 64 MiB
+RA_PAGES=$((RA_KB / PAGE_KB))
+# ra_policy_max_pages() for a mapping without VM_HUGEPAGE: max(ra_pages,
+# two PMD folios), 1024 pages with 4 KiB pages (hostile_window.sh)
+MAX_PAGES=1024
+T=/sys/kernel/tracing
+EV=$T/events/readahead_policy/readahead_policy_window
+EVENTS=/tmp/trace-events.$$
+
+grep -q " $T " /proc/mounts || mount -t tracefs nodev $T
+check "tracefs offers readahead_policy:readahead_policy_window" test -f "$EV/format"
+
+rmmod rapolicy 2>/dev/null
+rmmod rapolicy_hostile 2>/dev/null
+f=$(testfile 64M) || { tap 1 "create 64M"; exit 1; }
+
+# traced_walk ADVICE PATTERN: a cold walk (lib.sh walk) with the event on;
+# the events it caused in $EVENTS, one per line. A lost event (ring buffer
+# overrun) is a failed measurement.
+traced_walk() {
+	echo 0 >$T/tracing_on && : >$T/trace && echo 1 >"$EV/enable" &&
+		echo 1 >$T/tracing_on || { measure_failed "enable $EV"; return 1; }
+	walk "$1" "$2" "$f"
+	_rc=$?
+	echo 0 >$T/tracing_on
+	echo 0 >"$EV/enable"
+	grep ' readahead_policy_window: ' $T/trace >"$EVENTS"
+	if grep -q '^overrun: [1-9]' $T/per_cpu/cpu*/stats; then
+		measure_failed "the trace ring buffer overran"
+		return 1
+	fi
+	return $_rc
+}
+
+# nr_events WORD: events whose line holds WORD (applied, refused, point=X)
+nr_events() {
+	grep -cE " $1( |\$)" "$EVENTS"
+}
+
+# field NAME: NAME's value in every event, one a line
+field() {
+	sed -n "s/.* $1=\([0-9]*\).*/\1/p" "$EVENTS"
+}
+
+# inside: every applied window lies in the file and within the kernel's
+# largest window, and is no larger than what the policy asked for
+inside() {
+	awk -v pages=$FILE_PAGES -v max=$MAX_PAGES '
+		/ applied$/ {
+			for (i = 1; i <= NF; i++) {
+				split($i, kv, "=")
+				v[kv[1]] = kv[2] + 0
+			}
+			if (v["size"] < 1 || v["size"] > max ||
+			    v["start"] + v["size"] > pages ||
+			    v["size"] > v["req_size"] + 0 ||
+			    v["async_size"] > v["size"]) {
+				print "# outside: " $0
+				bad = 1
+			}
+		}
+		END { exit bad }' "$EVENTS"
+}
+
+# No policy registered: nothing is replaced, no event
+traced_walk normal reverse
+check "no policy: no readahead_policy_window event ($(wc -l <"$EVENTS"))" test ! -s "$EVENTS"
+
+# descending_seq=window alone: on a MADV_SEQUENTIAL reverse walk the only
+# policy that replaces windows, each counted once by descending_seq. Each
+# replaced window is one event, applied, at the VM_SEQ_READ or async point.
+modprobe rapolicy && all_policies_off && set_policy descending_seq window &&
+	traced_walk seq reverse
+replaced=$(counter descending_seq)
+applied=$(nr_events applied)
+[ "$replaced" -gt 0 ] && [ "$applied" -eq "$replaced" ] &&
+	[ "$(nr_events refused)" -eq 0 ] &&
+	[ $(($(nr_events point=sync_seq) + $(nr_events point=async))) -eq "$applied" ]
+tap $? "descending_seq: one applied event per replaced window ($applied events, descending_seq $replaced)"
+check "descending_seq: every applied window inside the file and the bound" inside
+sed -n '1,3s/^.*readahead_policy_window: /# /p' "$EVENTS"
+
+# The shipped profile best on a read-around reverse walk: its windows are
+# traced, as read
+modprobe -r rapolicy && modprobe rapolicy && profile best &&
+	traced_walk normal reverse
+applied=$(nr_events applied)
+[ "$applied" -gt 0 ] && [ "$(nr_events refused)" -eq 0 ] &&
+	[ "$walk_sectors" -le $((FILE_PAGES * PAGE_KB * 2 + SECTOR_SLACK)) ]
+tap $? "profile best: $applied applied events on a reverse walk of $walk_major majflt"
+check "profile best: every applied window inside the file and the bound" inside
+modprobe -r rapolicy
+
+# rapolicy_hostile huge_size asks for ULONG_MAX pages at every point: the
+# events show the request and the cut window
+modprobe rapolicy_hostile mode=huge_size && traced_walk normal forward
+applied=$(nr_events applied)
+[ "$applied" -gt 0 ] && [ "$(nr_events refused)" -eq 0 ] &&
+	[ "$(field req_size | sort -u)" = 18446744073709551615 ] &&
+	[ "$(field size | sort -nu | tail -n 1)" -le $MAX_PAGES ]
+tap $? "hostile huge_size: $applied events, each asking for ULONG_MAX pages and cut to at most $MAX_PAGES"
+check "hostile huge_size: every applied window inside the file and the bound" inside
+rmmod rapolicy_hostile
+
+# beyond_eof: every window refused, and traced as refused
+modprobe rapolicy_hostile mode=beyond_eof && traced_walk normal forward
+refused=$(nr_events refused)
+[ "$refused" -gt 0 ] && [ "$(nr_events applied)" -eq 0 ] &&
+	[ "$(field start | sort -n | head -n 1)" -ge $FILE_PAGES ]
+tap $? "hostile beyond_eof: $refused events, every one refused, none applied"
+rmmod rapolicy_hostile
+tap $? "hostile policy unloads"
+
+rm -f "$EVENTS"
+tap_end
