@@ -35,6 +35,8 @@ DIR=$SCRATCH/stress
 CGROOT=/sys/fs/cgroup
 ARM_B=$CGROOT/stress-b
 KMEMLEAK=/sys/kernel/debug/kmemleak
+TRACEFS=/sys/kernel/tracing
+TRACE_EV=$TRACEFS/events/readahead_policy/readahead_policy_window
 PATTERNS="reverse forward stride:8 random:20 vmasplit:16 memcpy"
 ADVICES="normal seq huge random"
 # What a debug kernel reports when something is wrong.
@@ -203,6 +205,10 @@ flipper() {
 			put "$picked" "$RAPOLICY_SYSFS/$f" || refused=$((refused + 1))
 		done
 		cat "$RAPOLICY_SYSFS"/stats/*/* >/dev/null 2>&1 && reads=$((reads + 1))
+		# the replaced windows' trace event, on two rounds in three:
+		# its static key flips under the walkers' faults
+		pick $rounds 1 1 0
+		echo "$picked" >"$TRACE_EV/enable" 2>/dev/null
 		if [ $((rounds % 4)) = 3 ]; then
 			put 1 "$RAPOLICY_SYSFS/stats/reset" && resets=$((resets + 1))
 			rapolicyctl status >/dev/null 2>&1
@@ -335,6 +341,9 @@ fi
 # --- the load ----------------------------------------------------------
 modprobe rapolicy
 tap $? "load rapolicy"
+grep -q " $TRACEFS " /proc/mounts || mount -t tracefs nodev $TRACEFS
+echo 0 >$TRACEFS/tracing_on && : >$TRACEFS/trace && echo 1 >$TRACEFS/tracing_on
+tap $? "tracing on, for the readahead_policy_window event the flipper turns on and off"
 echo 4096 >/sys/block/vda/queue/read_ahead_kb
 mkdir -p "$ARM_B"
 setup=0
@@ -415,6 +424,12 @@ tap $? "walkers: $runs runs, every walker succeeded, no failure but SIGBUS or a 
 [ -s "$STATE/flipper.err" ] && sort "$STATE/flipper.err" | uniq -c | sed 's/^/# flipper: /'
 [ "$f_rounds" -ge 1 ] && [ "$f_flips" -gt 0 ]
 tap $? "flipper: $f_rounds rounds, $f_flips policy flips, $f_ab A/B writes, $f_resets resets"
+# events, kept or overwritten: the hooks fired it under the load
+echo 0 >"$TRACE_EV/enable"
+traced=$(sed -n -e 's/^entries: *//p' -e 's/^overrun: *//p' $TRACEFS/per_cpu/cpu*/stats |
+	awk '{ n += $1 } END { print n + 0 }')
+[ "$traced" -gt 0 ]
+tap $? "readahead_policy_window: $traced events traced under the load"
 [ -s "$STATE/reloader.err" ] && sed 's/^/# reloader: /' "$STATE/reloader.err"
 [ "$reload_failed" = 0 ] && [ "$reloads" -ge 1 ] && [ "$bpf_failed" = 0 ]
 tap $? "reloader: $reloads module reloads, $reload_failed failed; $bpf_loads BPF policy loads and unloads, $bpf_failed failed"
