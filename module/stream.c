@@ -80,26 +80,32 @@ static bool rap_stream_live(const struct rap_stream *s, u32 now)
 }
 
 /*
- * Whether a stream with a marker out is still kept from eviction: its
- * reader touched it within the last RAP_STREAM_HOLD decisions of the set
+ * A stream's claim to its way: its confidence, the misses that continued
+ * it (conf, up to RAP_STREAM_CONFIRM) and one more for a marker out, each
+ * worth RAP_STREAM_HOLD / (RAP_STREAM_CONFIRM + 1) decisions of its set,
+ * less the decisions of the set since its reader last touched it. A new
+ * miss (a random reader's, a scan's jump) has none; a stream reading
+ * ahead hears from its reader once a window and holds its way for
+ * RAP_STREAM_HOLD decisions; a stream its reader left loses its claim.
  */
-static bool rap_stream_held(const struct rap_stream_set *set,
-			    const struct rap_stream *s)
+static long rap_stream_claim(const struct rap_stream_set *set,
+			     const struct rap_stream *s)
 {
-	return rap_stream_is_marked(s) && set->clock - s->age < RAP_STREAM_HOLD;
+	unsigned int level = s->conf + rap_stream_is_marked(s);
+
+	/* unsigned distance from the clock survives its wrap */
+	return (long)(level * (RAP_STREAM_HOLD / (RAP_STREAM_CONFIRM + 1))) -
+	       (long)(set->clock - s->age);
 }
 
 /*
- * A free or expired way, or else the least recently used stream that is
- * not held (rap_stream_held()), or else the least recently used one: a
- * stream reading ahead hears from its reader once a window, while other
- * readers' misses (a B-tree's jumps, the scans of other files of the set)
- * start a stream each; but a stream its reader left goes.
+ * A free or expired way, or else the stream of the least claim
+ * (rap_stream_claim()); of two equal claims the first.
  */
 static struct rap_stream *rap_stream_victim(struct rap_stream_set *set,
 					    u32 now)
 {
-	struct rap_stream *victim = NULL, *idle = NULL;
+	struct rap_stream *victim = NULL;
 	unsigned int i;
 
 	for (i = 0; i < RAP_STREAM_WAYS; i++) {
@@ -107,14 +113,11 @@ static struct rap_stream *rap_stream_victim(struct rap_stream_set *set,
 
 		if (!rap_stream_live(s, now))
 			return s;
-		/* unsigned distance from the clock survives its wrap */
-		if (!victim || set->clock - s->age > set->clock - victim->age)
+		if (!victim ||
+		    rap_stream_claim(set, s) < rap_stream_claim(set, victim))
 			victim = s;
-		if (!rap_stream_held(set, s) &&
-		    (!idle || set->clock - s->age > set->clock - idle->age))
-			idle = s;
 	}
-	return idle ? idle : victim;
+	return victim;
 }
 
 /*
@@ -1131,8 +1134,8 @@ bool rap_stream_decide(struct rap_stream_set *set,
 					  .misses = 1,
 					  .state = RAP_STREAM_TRIAL };
 		if (base) {
+			/* a distance to try, borrowed: no confidence yet */
 			s->delta = (long)(f->index - base->last);
-			s->conf = 1;
 			s->misses = 2;
 		}
 		rap_stream_touch(set, s, f);
