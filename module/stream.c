@@ -81,20 +81,17 @@ static bool rap_stream_live(const struct rap_stream *s, u32 now)
 
 /*
  * A stream's claim to its way: its confidence, the misses that continued
- * it (conf, up to RAP_STREAM_CONFIRM) and one more for a marker out, each
- * worth RAP_STREAM_HOLD / (RAP_STREAM_CONFIRM + 1) decisions of its set,
- * less the decisions of the set since its reader last touched it. A new
- * miss (a random reader's, a scan's jump) has none; a stream reading
- * ahead hears from its reader once a window and holds its way for
- * RAP_STREAM_HOLD decisions; a stream its reader left loses its claim.
+ * it (conf), RAP_STREAM_HOLD decisions of its set when confirmed and a
+ * share of them before, less the decisions of the set since its reader
+ * last touched it. A new miss (a random reader's, a scan's jump) has
+ * none; a stream reading ahead hears from its reader once a window and
+ * keeps its way; a stream its reader left loses its claim.
  */
 static long rap_stream_claim(const struct rap_stream_set *set,
 			     const struct rap_stream *s)
 {
-	unsigned int level = s->conf + rap_stream_is_marked(s);
-
 	/* unsigned distance from the clock survives its wrap */
-	return (long)(level * (RAP_STREAM_HOLD / (RAP_STREAM_CONFIRM + 1))) -
+	return (long)(s->conf * RAP_STREAM_HOLD / RAP_STREAM_CONFIRM) -
 	       (long)(set->clock - s->age);
 }
 
