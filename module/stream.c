@@ -80,26 +80,29 @@ static bool rap_stream_live(const struct rap_stream *s, u32 now)
 }
 
 /*
- * Whether a stream with a marker out is still kept from eviction: its
- * reader touched it within the last RAP_STREAM_HOLD decisions of the set
+ * A stream's claim to its way: its confidence, the misses that continued
+ * it (conf), RAP_STREAM_HOLD decisions of its set when confirmed and a
+ * share of them before, less the decisions of the set since its reader
+ * last touched it. A new miss (a random reader's, a scan's jump) has
+ * none; a stream reading ahead hears from its reader once a window and
+ * keeps its way; a stream its reader left loses its claim.
  */
-static bool rap_stream_held(const struct rap_stream_set *set,
-			    const struct rap_stream *s)
+static long rap_stream_claim(const struct rap_stream_set *set,
+			     const struct rap_stream *s)
 {
-	return rap_stream_is_marked(s) && set->clock - s->age < RAP_STREAM_HOLD;
+	/* unsigned distance from the clock survives its wrap */
+	return (long)(s->conf * RAP_STREAM_HOLD / RAP_STREAM_CONFIRM) -
+	       (long)(set->clock - s->age);
 }
 
 /*
- * A free or expired way, or else the least recently used stream that is
- * not held (rap_stream_held()), or else the least recently used one: a
- * stream reading ahead hears from its reader once a window, while other
- * readers' misses (a B-tree's jumps, the scans of other files of the set)
- * start a stream each; but a stream its reader left goes.
+ * A free or expired way, or else the stream of the least claim
+ * (rap_stream_claim()); of two equal claims the first.
  */
 static struct rap_stream *rap_stream_victim(struct rap_stream_set *set,
 					    u32 now)
 {
-	struct rap_stream *victim = NULL, *idle = NULL;
+	struct rap_stream *victim = NULL;
 	unsigned int i;
 
 	for (i = 0; i < RAP_STREAM_WAYS; i++) {
@@ -107,14 +110,11 @@ static struct rap_stream *rap_stream_victim(struct rap_stream_set *set,
 
 		if (!rap_stream_live(s, now))
 			return s;
-		/* unsigned distance from the clock survives its wrap */
-		if (!victim || set->clock - s->age > set->clock - victim->age)
+		if (!victim ||
+		    rap_stream_claim(set, s) < rap_stream_claim(set, victim))
 			victim = s;
-		if (!rap_stream_held(set, s) &&
-		    (!idle || set->clock - s->age > set->clock - idle->age))
-			idle = s;
 	}
-	return idle ? idle : victim;
+	return victim;
 }
 
 /*
@@ -282,47 +282,61 @@ static enum rap_stream_match rap_stream_match(const struct rap_stream *s,
 	/*
 	 * A miss that is no dense one does not take a dense stream over:
 	 * it is the scan's jump elsewhere, and starts a stream of its own.
-	 * Nor does another task's miss take a young stream over: a loader's
-	 * threads walk shares a few thousand pages apart, and one thread's
-	 * jump to its next tensor would restart another's stream, which
-	 * then misses on and descends late or never.
+	 * Another task's miss near a young stream only borrows its
+	 * distance (rap_stream_decide() forks a stream): a loader's threads
+	 * walk shares a few thousand pages apart, and one thread's jump to
+	 * its next tensor would restart another's stream, which then misses
+	 * on and descends late or never; a pool's tasks take turns on one
+	 * stride, and the fork is the stream they continue.
 	 */
 	if (s->conf < RAP_STREAM_CONFIRM && !s->dense &&
-	    s->reader == f->reader && dist <= RAP_STREAM_MAX_DELTA)
+	    dist <= RAP_STREAM_MAX_DELTA)
 		return RAP_MATCH_NEAR;
 	return RAP_MATCH_NONE;
 }
 
 /*
- * The stream a miss continues: the best match of the faulting task's own
- * streams, or if none of them matches, of another task's; of two equal
- * matches the first. A loader's threads walk shares of one mapping side by
- * side, and a descent reads on below its own thread's share into the
- * next one's: a thread's miss there may continue the other thread's
- * stream as well as its own.
+ * How a match ranks: a miss exactly where a stream predicted its next one
+ * (a stride on) first, whoever's stream it is (a pool's tasks take turns
+ * on one stream); then the faulting task's own streams; then the better
+ * match. A skip, a shorter stride, a dense or a near match of another
+ * task's stream may be a coincidence of another reader's miss.
+ */
+static unsigned int rap_stream_rank(enum rap_stream_match m, bool own)
+{
+	return (m == RAP_MATCH_STRIDE) << 4 | own << 3 | m;
+}
+
+/*
+ * The stream a miss continues: the best ranked match (rap_stream_rank());
+ * of two equal matches the first. A loader's threads walk shares of one
+ * mapping side by side, and a descent reads on below its own thread's
+ * share into the next one's: a thread's miss there may continue the other
+ * thread's stream as well as its own. @own is set if the stream is the
+ * faulting task's.
  */
 static struct rap_stream *rap_stream_find(struct rap_stream_set *set,
 					  const struct rap_stream_fault *f,
 					  const struct rap_cache_view *view,
-					  enum rap_stream_match *how)
+					  enum rap_stream_match *how,
+					  bool *own)
 {
 	struct rap_stream_nbr nbr = { .view = view, .cached = { -1, -1 } };
 	struct rap_stream *best = NULL;
-	bool mine = false;
-	unsigned int i;
+	unsigned int i, rank = 0;
 
 	*how = RAP_MATCH_NONE;
+	*own = false;
 	for (i = 0; i < RAP_STREAM_WAYS; i++) {
 		struct rap_stream *s = &set->way[i];
 		enum rap_stream_match m = rap_stream_match(s, f, &nbr);
-		bool own = s->reader == f->reader;
+		unsigned int r = rap_stream_rank(m, s->reader == f->reader);
 
-		if (!m || (best && mine && !own))
-			continue;
-		if (!best || own != mine || m > *how) {
+		if (m && r > rank) {
 			best = s;
+			rank = r;
 			*how = m;
-			mine = own;
+			*own = s->reader == f->reader;
 		}
 	}
 	return best;
@@ -1088,8 +1102,8 @@ bool rap_stream_decide(struct rap_stream_set *set,
 		       struct ra_policy_window *win, unsigned int *did)
 {
 	enum rap_stream_match how;
-	struct rap_stream *s;
-	bool again;
+	struct rap_stream *s, *base;
+	bool again, own;
 
 	*did = 0;
 	if (!rap_stream_wants(f))
@@ -1102,18 +1116,30 @@ bool rap_stream_decide(struct rap_stream_set *set,
 		return rap_stream_async(s, f, view, win, did);
 	}
 
-	s = rap_stream_find(set, f, view, &how);
-	if (!s) {
+	base = rap_stream_find(set, f, view, &how, &own);
+	if (!base || (how == RAP_MATCH_NEAR && !own)) {
+		/*
+		 * A new stream; near another task's young stream, a fork
+		 * of it that tries its distance, and leaves it to its task
+		 */
+		if (base)
+			base->age = ++set->clock;
 		s = rap_stream_victim(set, f->now);
 		rap_stream_evict(set, s, f, did);
 		*s = (struct rap_stream){ .key = f->key, .last = f->index,
 					  .origin = f->index, .top = f->index,
 					  .misses = 1,
 					  .state = RAP_STREAM_TRIAL };
+		if (base) {
+			/* a distance to try, borrowed: no confidence yet */
+			s->delta = (long)(f->index - base->last);
+			s->misses = 2;
+		}
 		rap_stream_touch(set, s, f);
 		*did |= RAP_STREAM_DID_NEW;
 		return rap_stream_page_only(set, f, view, win, did);
 	}
+	s = base;
 	rap_stream_touch(set, s, f);
 	if (how == RAP_MATCH_DESCENT)
 		return rap_stream_descend(s, f, view, win, did);

@@ -88,9 +88,10 @@ typedef unsigned int u32;
 /* Read-around misses after which stock reads only the faulting page */
 #define RAP_STREAM_LOTSAMISS	100
 /*
- * Decisions of its set for which a stream with a marker out is kept from
- * eviction after its last touch: a reader reading ahead hears from the
- * tracker once a window, while other readers' misses start a stream each
+ * Decisions of its set for which a confirmed stream keeps its way after
+ * its last touch (a share of them for each miss that continued a stream
+ * not confirmed yet): a reader reading ahead hears from the tracker once
+ * a window, while other readers' misses start a stream each
  */
 #define RAP_STREAM_HOLD		(8 * RAP_STREAM_WAYS)
 /* Milliseconds after which an untouched stream is free (zfetch_max_sec_reap) */

@@ -39,6 +39,7 @@ struct rap_sim {
 	/* what happened */
 	unsigned long misses, pages_read, sync_replaced, async_replaced;
 	unsigned long empty;		/* tracker windows that read nothing */
+	unsigned long stride_misses;	/* a case's count of one reader's */
 	/* if set, decide through this table's @arm (rap_stream_run()) */
 	struct rap_stream_table *table;
 	unsigned int arm;
@@ -1133,6 +1134,90 @@ static void rap_case_stream_random_beside_stride(struct rap_test *t)
 }
 
 /*
+ * A strided reader beside readers of random pages, which from its third
+ * touch on miss 8 times between two of its touches (more misses than the
+ * set has ways): the random misses start streams of no confidence, which
+ * take each other's ways; the strided reader's stream, whose misses
+ * continued it, keeps its way and reads ahead. Plain LRU gave its way to
+ * the random misses before its next touch, every time.
+ */
+static void rap_case_stream_claim(struct rap_test *t)
+{
+	static const enum rap_mapping_kind kinds[] = {
+		RAP_MAP_AROUND, RAP_MAP_SEQ
+	};
+	unsigned int k, j;
+	unsigned long i;
+	u32 seed;
+
+	for (k = 0; k < ARRAY_SIZE(kinds); k++) {
+		seed = 3 + k;
+		rap_sim_init(&rap_sim_b, RAP_SIM_PAGES, 32, kinds[k], true);
+		for (i = 0; i < 30; i++) {
+			unsigned long before = rap_sim_b.misses;
+
+			rap_sim_b.reader = 1;
+			rap_sim_touch(&rap_sim_b, 1000 + i * 1000);
+			rap_sim_b.stride_misses += rap_sim_b.misses - before;
+			for (j = 0; i >= 2 && j < RAP_STREAM_WAYS; j++) {
+				rap_sim_b.reader = 2 + i * RAP_STREAM_WAYS + j;
+				rap_sim_touch(&rap_sim_b, RAP_SIM_PAGES / 2 +
+					      rap_sim_rand(&seed) %
+					      (RAP_SIM_PAGES / 2));
+			}
+		}
+		RAP_EXPECT_LE(t, rap_sim_b.stride_misses, 8);
+	}
+}
+
+/*
+ * A pool of threads taking turns along one stride (a loader's workers):
+ * 4 tasks, in strict and in random turns, along a backward and a forward
+ * stride of 40 pages, read-around and VM_SEQ_READ at read_ahead_kb 128
+ * and 8192. The pool is one stream, whichever task misses: it costs at
+ * most 12 misses (the generated patterns' bound), and reads no more than
+ * stock but for two largest windows.
+ */
+static void rap_case_stream_pool(struct rap_test *t)
+{
+	static const unsigned long ras[] = { 32, 2048 };
+	static const enum rap_mapping_kind kinds[] = {
+		RAP_MAP_AROUND, RAP_MAP_SEQ
+	};
+	unsigned long i, n = RAP_SIM_PAGES / 4 / 40;
+	unsigned int c, r, k;
+	bool turns, up;
+	u32 seed;
+
+	/* each read_ahead_kb, kind, turns and direction */
+	for (c = 0; c < 16; c++) {
+		r = c & 1;
+		k = c >> 1 & 1;
+		turns = c & 4;
+		up = c & 8;
+		seed = 11 + c;
+		rap_sim_init(&rap_sim_a, RAP_SIM_PAGES, ras[r], kinds[k],
+			     false);
+		rap_sim_init(&rap_sim_b, RAP_SIM_PAGES, ras[r], kinds[k],
+			     true);
+		for (i = 0; i < n; i++) {
+			pgoff_t p = up ? 1000 + i * 40 :
+				    RAP_SIM_PAGES - 1000 - i * 40;
+			u32 task = 1 + (turns ? i % 4 :
+					rap_sim_rand(&seed) % 4);
+
+			rap_sim_a.reader = task;
+			rap_sim_b.reader = task;
+			rap_sim_touch(&rap_sim_a, p);
+			rap_sim_touch(&rap_sim_b, p);
+		}
+		RAP_EXPECT_LE(t, rap_sim_b.misses, 12);
+		RAP_EXPECT_LE(t, rap_sim_b.pages_read, rap_sim_a.pages_read +
+			      2 * rap_sim_overshoot(&rap_sim_b, 1));
+	}
+}
+
+/*
  * A strided reader that skips a touch now and then (a hole): the stream
  * whose marker it skipped goes on at its next miss, a few strides on,
  * and reads ahead from there, instead of starting afresh.
@@ -1704,6 +1789,8 @@ static const struct rap_stream_case rap_stream_cases[] = {
 	{ "stream_table_grows", rap_case_stream_table_grows },
 	{ "stream_table_resize", rap_case_stream_table_resize },
 	{ "stream_evict_counts", rap_case_stream_evict_counts },
+	{ "stream_pool", rap_case_stream_pool },
+	{ "stream_claim", rap_case_stream_claim },
 };
 
 #endif /* RAPOLICY_STREAM_CASES_H */

@@ -27,18 +27,19 @@ flag-done|the done flag (ran into the VMA's start)|s/s->done\b(?!\s*=[^=])/false
 flag-lost|the lost flag (stock lost the stream)|s/s->lost\b(?!\s*=[^=])/false/g
 state-follow|the FOLLOW state (a stream follows stock's marker)|s/(static bool rap_stream_adopt\([^{]*\{\n)/$1\treturn false;\n/
 state-trial|TRIAL apart from IDLE|s/(static void rap_stream_settle\([^{]*\{\n)/$1\ts->state = RAP_STREAM_IDLE;\n\treturn;\n/
-age-hold|the hold of a marked stream (plain LRU)|s/(static bool rap_stream_held\([^{]*\{\n)/$1\treturn false;\n/
-age-never|aging of marked streams (held for ever)|s/set->clock - s->age < RAP_STREAM_HOLD/true/
-victim-lru|the victim: least recent of all, held or not|s/return idle \? idle : victim;/return victim;/
+claim-conf|a stream's confidence in its claim (plain LRU)|s/\(long\)\(s->conf \* RAP_STREAM_HOLD \/ RAP_STREAM_CONFIRM\)/0/
+age-never|aging of claims (a confident stream holds its way for ever)|s/\(long\)\(set->clock - s->age\);/0;/
 age-reap|expiry by time (RAP_STREAM_REAP_MS)|s/now - s->seen <= RAP_STREAM_REAP_MS/true/
-victim-first|the victim: the first way that is not free|s/return idle \? idle : victim;/return &set->way[0];/
-victim-mru|the victim: the most recent|s/set->clock - s->age > set->clock - (victim|idle)->age/set->clock - s->age < set->clock - $1->age/g
+victim-first|the victim: the first way that is not free|s/return victim;\n\}/return &set->way[0];\n}/
+victim-mru|the victim: the stream of most claim|s/rap_stream_claim\(set, s\) < rap_stream_claim\(set, victim\)/rap_stream_claim(set, s) > rap_stream_claim(set, victim)/
 lotsamiss-page|the page-only read past MMAP_LOTSAMISS|s/(static bool rap_stream_page_only\([^{]*\{\n)/$1\treturn false;\n/
 lotsamiss-once|a window's marker hit lowering mmap_miss (reads counted once)|s/2 \* s->reads/s->reads/g
 rule-walked|a backward walker read as a span|s/(static bool rap_stream_walked\([^{]*\{\n[^\n]*\n[^\n]*\n[^\n]*\n)/$1\treturn false;\n/
 rule-around|stock's window around a strided touch|s/(static bool rap_stream_around\([^{]*\{\n)/$1\treturn false;\n/
 rule-untouched|a stride with nothing touched between its misses|s/(static bool rap_stream_untouched\([^{]*\{\n[^\n]*\n[^\n]*\n[^\n]*\n[^\n]*\n[^\n]*\n)/$1\treturn true;\n/
-rule-own-first|a task's own streams first|s/if \(!m \|\| \(best && mine && !own\)\)/if (!m)/; s/!best \|\| own != mine \|\| /!best || /
+rule-own-first|a task's own streams first|s/ \| own << 3 \| m;/ | m;/
+rule-stride-any|a stride match of any task's stream first|s/return \(m == RAP_MATCH_STRIDE\) << 4 \| /return /
+rule-fork|the fork of another task's young stream (near matches a task's own only)|s/(\t    dist <= RAP_STREAM_MAX_DELTA\))/\t    s->reader == f->reader \&\&\n$1/
 arm-shared|the arms apart (one table for both)|s/rcu_dereference\(table->sets\[arm\]\)/rcu_dereference(table->sets[0])/g
 run-stale|the check that a set did not change before its copy goes back|s/stale = slot->moved \|\| slot->set.clock != clock;/stale = slot->moved;/
 grow-never|growth (a crowded set never asks for more sets)|s/\*did \|= RAP_STREAM_DID_CROWDED;/;/

@@ -72,12 +72,15 @@ static void pat_print(const struct pat_draw *d, const struct pm *stock,
 	for (i = 0; i < d->nreaders && i < 8; i++) {
 		const struct pat_reader *r = &d->r[i];
 
-		printf("#   reader %u: %s file %u (%lu pages) stride %ld run %lu left %lu jitter %u threads %u%s%s%s: misses %lu (stock %lu), pages %lu (stock %lu)\n",
+		enum pat_class c = pat_class(d, i);
+
+		printf("#   reader %u: %s file %u (%lu pages) stride %ld run %lu left %lu jitter %u threads %u%s%s%s, class %s: misses %lu (stock %lu), pages %lu (stock %lu)\n",
 		       i, pat_kind_name[r->kind], r->file, d->pages[r->file],
 		       r->stride, r->run, r->left, r->jitter, r->threads,
 		       r->turns ? " in turns" : "",
 		       r->abandoned ? " abandoned" : "",
 		       r->branch ? " branch" : "",
+		       c < PAT_NR_CLASSES ? pat_class_name[c] : "none",
 		       on->slot_misses[i], stock->slot_misses[i],
 		       on->slot_pages[i], stock->slot_pages[i]);
 	}
@@ -310,10 +313,12 @@ int main(int argc, char **argv)
 		if (bad & 1 && (all || pat_mix(&d) == PAT_PLAIN))
 			printf("# seed %u: read more than stock + slack; replay: pattern_stream -n 1 -s %u -v\n",
 			       d.seed, d.seed);
-		if (bad & 2 << PAT_ALONE || bad & 2 << PAT_MANY_FILES ||
-		    (all && bad > 1))
-			printf("# seed %u: a steady stream missed more than %d times; replay: pattern_stream -n 1 -s %u -v\n",
-			       d.seed, PAT_MISSES, d.seed);
+		for (c = 0; c < PAT_NR_CLASSES; c++)
+			if (bad & 2 << c &&
+			    (all || c == PAT_ALONE || c == PAT_MANY_FILES))
+				printf("# seed %u: a steady stream %s missed more than %d times; replay: pattern_stream -n 1 -s %u -v\n",
+				       d.seed, pat_class_name[c], PAT_MISSES,
+				       d.seed);
 	}
 	printf("# %lu draws from seed %u, and %zu pinned\n", draws, first,
 	       ARRAY_SIZE(pat_pinned));
