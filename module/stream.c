@@ -309,11 +309,15 @@ static unsigned int rap_stream_rank(enum rap_stream_match m, bool own)
 
 /*
  * The stream a miss continues: the best ranked match (rap_stream_rank());
- * of two equal matches the first. A loader's threads walk shares of one
- * mapping side by side, and a descent reads on below its own thread's
- * share into the next one's: a thread's miss there may continue the other
- * thread's stream as well as its own. @own is set if the stream is the
- * faulting task's.
+ * of two equal near matches the nearer, of other equal matches the first.
+ * A near match of another task's stream forks it with the distance
+ * between them: a pool's task whose miss is near both another reader's
+ * young stream and the young stream of the task before it forks the
+ * nearer, the pool's, whose distance its later misses keep. A loader's
+ * threads walk shares of one mapping side by side, and a descent reads on
+ * below its own thread's share into the next one's: a thread's miss there
+ * may continue the other thread's stream as well as its own. @own is set
+ * if the stream is the faulting task's.
  */
 static struct rap_stream *rap_stream_find(struct rap_stream_set *set,
 					  const struct rap_stream_fault *f,
@@ -332,7 +336,10 @@ static struct rap_stream *rap_stream_find(struct rap_stream_set *set,
 		enum rap_stream_match m = rap_stream_match(s, f, &nbr);
 		unsigned int r = rap_stream_rank(m, s->reader == f->reader);
 
-		if (m && r > rank) {
+		if (m && (r > rank ||
+			  (r == rank && m == RAP_MATCH_NEAR &&
+			   rap_absdiff(f->index, s->last) <
+			   rap_absdiff(f->index, best->last)))) {
 			best = s;
 			rank = r;
 			*how = m;

@@ -1218,6 +1218,52 @@ static void rap_case_stream_pool(struct rap_test *t)
 }
 
 /*
+ * A pool beside another reader's young stream: another task's miss a few
+ * hundred pages away is as near the pool's first misses as they are to
+ * each other. A pool task's first miss forks the other reader's stream;
+ * the next task's miss, near both, forks the nearer, its own pool's, and
+ * the stride between them is what the pool's later misses continue (the
+ * first of the two would give the second a distance no pool task keeps,
+ * and each task then finds its own stride of four: 16 to 18 misses).
+ */
+static void rap_case_stream_pool_beside_young(struct rap_test *t)
+{
+	static const enum rap_mapping_kind kinds[] = {
+		RAP_MAP_AROUND, RAP_MAP_SEQ
+	};
+	unsigned long i, n = RAP_SIM_PAGES / 4 / 40;
+	unsigned int c;
+
+	for (c = 0; c < 4; c++) {
+		bool up = c & 1;
+		pgoff_t first = up ? 20000 : RAP_SIM_PAGES - 20000;
+
+		rap_sim_init(&rap_sim_a, RAP_SIM_PAGES, 32, kinds[c >> 1],
+			     false);
+		rap_sim_init(&rap_sim_b, RAP_SIM_PAGES, 32, kinds[c >> 1],
+			     true);
+		/* the other reader's miss, then the pool's in strict turns */
+		rap_sim_a.reader = 9;
+		rap_sim_b.reader = 9;
+		rap_sim_touch(&rap_sim_a, up ? first + 300 : first - 300);
+		rap_sim_touch(&rap_sim_b, up ? first + 300 : first - 300);
+		rap_sim_b.misses = 0;
+		for (i = 0; i < n; i++) {
+			pgoff_t p = up ? first + i * 40 : first - i * 40;
+
+			rap_sim_a.reader = 1 + i % 4;
+			rap_sim_b.reader = 1 + i % 4;
+			rap_sim_touch(&rap_sim_a, p);
+			rap_sim_touch(&rap_sim_b, p);
+		}
+		/* a fork is confirmed at its fifth miss */
+		RAP_EXPECT_LE(t, rap_sim_b.misses, RAP_STREAM_CONFIRM + 3);
+		RAP_EXPECT_LE(t, rap_sim_b.pages_read, rap_sim_a.pages_read +
+			      2 * rap_sim_overshoot(&rap_sim_b, 1));
+	}
+}
+
+/*
  * A strided reader that skips a touch now and then (a hole): the stream
  * whose marker it skipped goes on at its next miss, a few strides on,
  * and reads ahead from there, instead of starting afresh.
@@ -1790,6 +1836,7 @@ static const struct rap_stream_case rap_stream_cases[] = {
 	{ "stream_table_resize", rap_case_stream_table_resize },
 	{ "stream_evict_counts", rap_case_stream_evict_counts },
 	{ "stream_pool", rap_case_stream_pool },
+	{ "stream_pool_beside_young", rap_case_stream_pool_beside_young },
 	{ "stream_claim", rap_case_stream_claim },
 };
 

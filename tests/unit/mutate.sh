@@ -39,6 +39,7 @@ rule-around|stock's window around a strided touch|s/(static bool rap_stream_arou
 rule-untouched|a stride with nothing touched between its misses|s/(static bool rap_stream_untouched\([^{]*\{\n[^\n]*\n[^\n]*\n[^\n]*\n[^\n]*\n[^\n]*\n)/$1\treturn true;\n/
 rule-own-first|a task's own streams first|s/ \| own << 3 \| m;/ | m;/
 rule-stride-any|a stride match of any task's stream first|s/return \(m == RAP_MATCH_STRIDE\) << 4 \| /return /
+rule-fork-nearest|the nearer of two near matches (the first way's forks)|s/ \|\|\n\t\t\t  \(r == rank && m == RAP_MATCH_NEAR &&\n\t\t\t   rap_absdiff\(f->index, s->last\) <\n\t\t\t   rap_absdiff\(f->index, best->last\)\)//
 rule-fork|the fork of another task's young stream (near matches a task's own only)|s/(\t    dist <= RAP_STREAM_MAX_DELTA\))/\t    s->reader == f->reader \&\&\n$1/
 arm-shared|the arms apart (one table for both)|s/rcu_dereference\(table->sets\[arm\]\)/rcu_dereference(table->sets[0])/g
 run-stale|the check that a set did not change before its copy goes back|s/stale = slot->moved \|\| slot->set.clock != clock;/stale = slot->moved;/
