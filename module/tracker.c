@@ -275,9 +275,14 @@ bool rap_tracker_mmap_ra(const struct ra_policy_fault *fault,
 	rap_stat_add(arm, RAP_STAT_stream_lookups, 1);
 	if (did & RAP_STREAM_DID_EVICT)
 		rap_stat_add(arm, RAP_STAT_stream_evict, 1);
-	/* a no-op while the work is pending */
+	/*
+	 * A no-op while the work is pending. On system_dfl_wq, the unbound
+	 * workqueue of commit 128ea9f6ccfb ("workqueue: Add system_percpu_wq
+	 * and system_dfl_wq"): system_unbound_wq is going away, and 7.3
+	 * warns when work is queued on it.
+	 */
 	if (did & RAP_STREAM_DID_CROWDED)
-		queue_work(system_unbound_wq, &rap_stream_grow_work[arm]);
+		queue_work(system_dfl_wq, &rap_stream_grow_work[arm]);
 	if (!replaced)
 		return false;
 	out.max_index = win->max_index;

@@ -44,7 +44,11 @@ for s in kunit neutrality policies streams tracker patterns random tools ab ab_t
 		suite $s.sh
 	fi
 done
-# Anything the kernel complained about during the tests is a failure.
+# Anything the kernel complained about during the tests is a failure,
+# and so is any kernel message that names a function of our modules
+# ("func [rapolicy]": a stack trace, a deprecated interface they use).
 ! dmesg | grep -E 'BUG|Oops|WARNING|general protection|Call Trace' >&2
 tap $? "no kernel warnings, BUGs or oopses"
+! dmesg | grep -F '[rapolicy' >&2
+tap $? "no kernel message names a function of the rapolicy modules"
 tap_end

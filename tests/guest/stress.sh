@@ -40,7 +40,7 @@ TRACE_EV=$TRACEFS/events/readahead_policy/readahead_policy_window
 PATTERNS="reverse forward stride:8 random:20 vmasplit:16 memcpy"
 ADVICES="normal seq huge random"
 # What a debug kernel reports when something is wrong.
-SPLAT='BUG:|WARNING:|KASAN|kfence|KFENCE|lockdep|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|detected stall|kmemleak|hung task|blocked for more than|soft lockup|hard LOCKUP|Oops|general protection|Call Trace|list_add corruption|list_del corruption|refcount_t:|UBSAN'
+SPLAT='BUG:|WARNING:|KASAN|kfence|KFENCE|lockdep|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|detected stall|kmemleak|hung task|blocked for more than|soft lockup|hard LOCKUP|Oops|general protection|Call Trace|list_add corruption|list_del corruption|refcount_t:|UBSAN|\[rapolicy'
 # Boot banners of the debug options, and the command line (kmemleak=on),
 # which match SPLAT but report nothing.
 BANNERS='ommand line: |KernelAddressSanitizer initialized|kmemleak: Kernel memory leak detector initialized|kfence: initialized|Lock dependency validator|lockdep|ODEBUG: .*(selftest passed|Out of memory)'

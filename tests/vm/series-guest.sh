@@ -246,4 +246,6 @@ for suite in "$@"; do
 done
 ! dmesg | grep -E 'BUG|Oops|WARNING|general protection|Call Trace' >&2
 tap $? "no kernel warnings, BUGs or oopses"
+! dmesg | grep -F '[rapolicy' >&2
+tap $? "no kernel message names a function of the rapolicy modules"
 tap_end
