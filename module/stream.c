@@ -1128,7 +1128,10 @@ bool rap_stream_decide(struct rap_stream_set *set,
 		/*
 		 * A new stream; near another task's young stream, a fork
 		 * of it that tries its distance, and leaves it to its task
+		 * (unless its way, of the least claim, is the fork's)
 		 */
+		long delta = base ? (long)(f->index - base->last) : 0;
+
 		if (base)
 			base->age = ++set->clock;
 		s = rap_stream_victim(set, f->now);
@@ -1137,9 +1140,9 @@ bool rap_stream_decide(struct rap_stream_set *set,
 					  .origin = f->index, .top = f->index,
 					  .misses = 1,
 					  .state = RAP_STREAM_TRIAL };
-		if (base) {
+		if (delta) {
 			/* a distance to try, borrowed: no confidence yet */
-			s->delta = (long)(f->index - base->last);
+			s->delta = delta;
 			s->misses = 2;
 		}
 		rap_stream_touch(set, s, f);

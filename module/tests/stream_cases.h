@@ -1747,6 +1747,53 @@ static void rap_case_stream_table_resize(struct rap_test *t)
 }
 
 /*
+ * A fork whose base is the set's victim: the other ways hold confirmed
+ * streams touched as lately as the young stream another task's miss
+ * lands near, so the young stream has the least claim and its way goes
+ * to the fork. The fork still tries the young stream's distance, read
+ * before its way is taken.
+ */
+static void rap_case_stream_fork_own_way(struct rap_test *t)
+{
+	struct rap_stream_set *set = &rap_sim_a.set;
+	struct ra_policy_window win;
+	struct rap_stream_fault f;
+	unsigned int did, i;
+
+	memset(set, 0, sizeof(*set));
+	set->clock = 100;
+	f = rap_sim_file_miss(0, 5000, 0);
+	for (i = 0; i < RAP_STREAM_WAYS; i++) {
+		struct rap_stream *s = &set->way[i];
+
+		*s = (struct rap_stream){ .key = f.key, .age = set->clock,
+					  .reader = 1 + i,
+					  .state = RAP_STREAM_IDLE,
+					  .conf = RAP_STREAM_CONFIRM,
+					  .misses = RAP_STREAM_CONFIRM,
+					  .delta = 64 };
+		s->last = 200000 + 20000 * i;
+		s->origin = s->last;
+		s->top = s->last;
+	}
+	/* way 0: task 1's young stream at 5000 */
+	set->way[0] = (struct rap_stream){ .key = f.key, .last = 5000,
+					   .origin = 5000, .top = 5000,
+					   .misses = 1, .reader = 1,
+					   .age = set->clock,
+					   .state = RAP_STREAM_TRIAL };
+	/* task 9 misses 40 pages on: a fork of way 0, in way 0 */
+	f.index = 5040;
+	f.stock_start = f.index - 16;
+	f.reader = 9;
+	rap_stream_decide(set, &f, &rap_sim_empty, &win, &did);
+	RAP_EXPECT(t, did & RAP_STREAM_DID_NEW);
+	RAP_EXPECT_EQ(t, set->way[0].last, 5040);
+	RAP_EXPECT_EQ(t, set->way[0].reader, 9);
+	RAP_EXPECT_EQ(t, set->way[0].delta, 40);
+}
+
+/*
  * What counts toward growth: a new stream that takes the way of another
  * file's live stream. A file's own streams, which share its set at any
  * size, and expired ones do not count; RAP_STREAM_GROW_EVICTS such
@@ -1838,6 +1885,7 @@ static const struct rap_stream_case rap_stream_cases[] = {
 	{ "stream_pool", rap_case_stream_pool },
 	{ "stream_pool_beside_young", rap_case_stream_pool_beside_young },
 	{ "stream_claim", rap_case_stream_claim },
+	{ "stream_fork_own_way", rap_case_stream_fork_own_way },
 };
 
 #endif /* RAPOLICY_STREAM_CASES_H */
