@@ -177,3 +177,9 @@ all_policies_off() {
 		echo "$_first" | tr -d '[]' >"$_p" || return 1
 	done
 }
+
+# tracefs, mounted where the kernel offers it
+TRACEFS=/sys/kernel/tracing
+mount_tracefs() {
+	grep -q " $TRACEFS " /proc/mounts || mount -t tracefs nodev "$TRACEFS"
+}

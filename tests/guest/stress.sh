@@ -35,7 +35,6 @@ DIR=$SCRATCH/stress
 CGROOT=/sys/fs/cgroup
 ARM_B=$CGROOT/stress-b
 KMEMLEAK=/sys/kernel/debug/kmemleak
-TRACEFS=/sys/kernel/tracing
 TRACE_EV=$TRACEFS/events/readahead_policy/readahead_policy_window
 PATTERNS="reverse forward stride:8 random:20 vmasplit:16 memcpy"
 ADVICES="normal seq huge random"
@@ -341,7 +340,7 @@ fi
 # --- the load ----------------------------------------------------------
 modprobe rapolicy
 tap $? "load rapolicy"
-grep -q " $TRACEFS " /proc/mounts || mount -t tracefs nodev $TRACEFS
+mount_tracefs
 echo 0 >$TRACEFS/tracing_on && : >$TRACEFS/trace && echo 1 >$TRACEFS/tracing_on
 tap $? "tracing on, for the readahead_policy_window event the flipper turns on and off"
 echo 4096 >/sys/block/vda/queue/read_ahead_kb

@@ -9,15 +9,14 @@ RA_KB=512
 SECTOR_SLACK=64
 PAGE_KB=4
 FILE_PAGES=16384	# 64 MiB
-RA_PAGES=$((RA_KB / PAGE_KB))
 # ra_policy_max_pages() for a mapping without VM_HUGEPAGE: max(ra_pages,
 # two PMD folios), 1024 pages with 4 KiB pages (hostile_window.sh)
 MAX_PAGES=1024
-T=/sys/kernel/tracing
+T=$TRACEFS
 EV=$T/events/readahead_policy/readahead_policy_window
 EVENTS=/tmp/trace-events.$$
 
-grep -q " $T " /proc/mounts || mount -t tracefs nodev $T
+mount_tracefs
 check "tracefs offers readahead_policy:readahead_policy_window" test -f "$EV/format"
 
 rmmod rapolicy 2>/dev/null
@@ -79,7 +78,7 @@ check "no policy: no readahead_policy_window event ($(wc -l <"$EVENTS"))" test !
 # descending_seq=window alone: on a MADV_SEQUENTIAL reverse walk the only
 # policy that replaces windows, each counted once by descending_seq. Each
 # replaced window is one event, applied, at the VM_SEQ_READ or async point.
-modprobe rapolicy && all_policies_off && set_policy descending_seq window &&
+fresh_module && all_policies_off && set_policy descending_seq window &&
 	traced_walk seq reverse
 replaced=$(counter descending_seq)
 applied=$(nr_events applied)
@@ -92,7 +91,7 @@ sed -n '1,3s/^.*readahead_policy_window: /# /p' "$EVENTS"
 
 # The shipped profile best on a read-around reverse walk: its windows are
 # traced, as read
-modprobe -r rapolicy && modprobe rapolicy && profile best &&
+fresh_module && profile best &&
 	traced_walk normal reverse
 applied=$(nr_events applied)
 [ "$applied" -gt 0 ] && [ "$(nr_events refused)" -eq 0 ] &&
