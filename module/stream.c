@@ -165,12 +165,14 @@ enum rap_stream_match {
 };
 
 /*
- * Whether the pages next to the fault are cached, looked up once per
- * fault, when a stream first asks: [0] below, [1] above; -1 not yet known
+ * Whether the pages next to the fault are cached, and mapped, looked up
+ * once per fault, when a stream first asks: [0] below, [1] above; -1 not
+ * yet known
  */
 struct rap_stream_nbr {
 	const struct rap_cache_view *view;
 	signed char cached[2];
+	signed char mapped[2];
 };
 
 static bool rap_stream_nbr_cached(struct rap_stream_nbr *nbr,
@@ -183,6 +185,26 @@ static bool rap_stream_nbr_cached(struct rap_stream_nbr *nbr,
 			f->index > 0 &&
 			nbr->view->has_folio(nbr->view->ctx, f->index - 1);
 	return nbr->cached[above];
+}
+
+/*
+ * Whether the page next to the fault, below or @above it, is mapped: its
+ * reader touched it (fault-around maps the cached pages of the touched
+ * block, filemap_map_pages()), where a window read ahead of a reader that
+ * went past it is cached and unmapped
+ */
+static bool rap_stream_nbr_mapped(struct rap_stream_nbr *nbr,
+				  const struct rap_stream_fault *f, bool above)
+{
+	const struct rap_cache_view *v = nbr->view;
+
+	if (!v->mapped)
+		return false;
+	if (nbr->mapped[above] < 0)
+		nbr->mapped[above] = above ?
+			f->index < ULONG_MAX && v->mapped(v->ctx, f->index + 1) :
+			f->index > 0 && v->mapped(v->ctx, f->index - 1);
+	return nbr->mapped[above];
 }
 
 /*
@@ -269,13 +291,20 @@ static enum rap_stream_match rap_stream_match(const struct rap_stream *s,
 	 * yet continues so either way: a B-tree's scan jumps to the interior
 	 * page of the next subtree before it resumes (LMDB's reverse cursor
 	 * misses below the leaves it walks down, at the branch page of the
-	 * next subtree), so its first misses need not point its way.
+	 * next subtree), so its first misses need not point its way. A
+	 * confirmed stream that reads touches turns dense only where its
+	 * reader touched the page behind the miss: a strided reader whose
+	 * touch lands a page off its place, next to the window read for
+	 * its touch (cached, never touched), is no dense reader, and its
+	 * span would read what nobody touches.
 	 */
 	reach = 2 * f->stock_pages + f->max_pages;
 	if ((s->dense ? up == forward :
 	     s->conf < RAP_STREAM_CONFIRM || up == forward) &&
 	    dist <= reach && rap_stream_nbr_cached(nbr, f, !up) &&
-	    !rap_stream_nbr_cached(nbr, f, up))
+	    !rap_stream_nbr_cached(nbr, f, up) &&
+	    (s->dense || s->conf < RAP_STREAM_CONFIRM ||
+	     rap_stream_nbr_mapped(nbr, f, !up)))
 		return RAP_MATCH_DENSE;
 	if (rap_stream_descent(s, f, nbr->view))
 		return RAP_MATCH_DESCENT;
@@ -325,7 +354,8 @@ static struct rap_stream *rap_stream_find(struct rap_stream_set *set,
 					  enum rap_stream_match *how,
 					  bool *own)
 {
-	struct rap_stream_nbr nbr = { .view = view, .cached = { -1, -1 } };
+	struct rap_stream_nbr nbr = { .view = view, .cached = { -1, -1 },
+				      .mapped = { -1, -1 } };
 	struct rap_stream *best = NULL;
 	unsigned int i, rank = 0;
 

@@ -40,6 +40,7 @@ rule-untouched|a stride with nothing touched between its misses|s/(static bool r
 rule-own-first|a task's own streams first|s/ \| own << 3 \| m;/ | m;/
 rule-stride-any|a stride match of any task's stream first|s/return \(m == RAP_MATCH_STRIDE\) << 4 \| /return /
 rule-fork-nearest|the nearer of two near matches (the first way's forks)|s/ \|\|\n\t\t\t  \(r == rank && m == RAP_MATCH_NEAR &&\n\t\t\t   rap_absdiff\(f->index, s->last\) <\n\t\t\t   rap_absdiff\(f->index, best->last\)\)//
+rule-dense-touched|a confirmed stream turned dense without its reader touching the page behind the miss|s/\n\t     rap_stream_nbr_mapped\(nbr, f, !up\)\)\)/\n\t     true))/
 rule-fork|the fork of another task's young stream (near matches a task's own only)|s/(\t    dist <= RAP_STREAM_MAX_DELTA\))/\t    s->reader == f->reader \&\&\n$1/
 arm-shared|the arms apart (one table for both)|s/rcu_dereference\(table->sets\[arm\]\)/rcu_dereference(table->sets[0])/g
 run-stale|the check that a set did not change before its copy goes back|s/stale = slot->moved \|\| slot->set.clock != clock;/stale = slot->moved;/
