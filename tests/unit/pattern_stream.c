@@ -266,11 +266,15 @@ static unsigned int pat_report(unsigned int n, bool claimed, unsigned long bad,
  * which evicted it when a stream with a marker out was not held; then
  * jittered strides that read more than stock when a miss beside the
  * cached, untouched pages of a window turned a confirmed strided stream
- * dense (docs/STREAMS.md, "Detection"). Every pinned draw meets
+ * dense (docs/STREAMS.md, "Detection"); 15535, a jittered stride
+ * restarting its stream, each new one reading stock's window around its
+ * touches from a count of its own, when stock's give-up counted the
+ * stream's windows and not the file's. Every pinned draw meets
  * invariant 1, whatever its class.
  */
 static const u32 pat_pinned[] = { 19767, 2866, 3461, 4792, 6021, 6314, 9152,
-				  9564, 17705, 22047, 24314, 24637, 25846 };
+				  9564, 17705, 22047, 24314, 24637, 25846,
+				  15535 };
 
 int main(int argc, char **argv)
 {
