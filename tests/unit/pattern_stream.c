@@ -6,7 +6,7 @@
  * jitter, abandoned scans, one to hundreds of files, a random reader's
  * share, B-tree-like scans whose runs go one way while the scan moves the
  * other), runs it in the fault-path model (stream_model.h) once without
- * and once with the tracker, and checks two invariants:
+ * and once with the tracker, and checks three invariants:
  *
  * 1. the tracker reads no more pages than stock, plus one largest window
  *    and one ra_pages per stream reader (the window in flight past its
