@@ -493,15 +493,16 @@ static bool rap_stream_uncached(const struct rap_stream *s,
 }
 
 /*
- * Whether stock would have given read-around up for the file: the misses
- * its streams' windows took off it, counted twice (each would have raised
- * the file's mmap_miss, and the hit of the marker that took it lowered it
- * instead, in filemap_map_pages()), reach MMAP_LOTSAMISS. The misses the
- * file took are mmap_miss's own: past MMAP_LOTSAMISS the kernel asks no
- * policy. One pass over the set's ways.
+ * The misses the file's streams took off its mmap_miss: the windows they
+ * read one touch at a time, counted twice (each would have raised the
+ * file's mmap_miss, and the hit of the marker that took it lowered it
+ * instead, in filemap_map_pages()). mmap_miss is the file's, not a
+ * stream's: every stream of the file counts, a stream that a jittered
+ * reader started afresh and the one it replaced alike. One pass over the
+ * set's ways.
  */
-static bool rap_stream_lotsamiss(const struct rap_stream_set *set,
-				 const struct rap_stream_fault *f)
+static unsigned long rap_stream_taken(const struct rap_stream_set *set,
+				      const struct rap_stream_fault *f)
 {
 	unsigned long n = 0;
 	unsigned int i;
@@ -513,7 +514,17 @@ static bool rap_stream_lotsamiss(const struct rap_stream_set *set,
 		    rap_stream_key_eq(&s->key, &f->key))
 			n += 2 * s->reads;
 	}
-	return n > RAP_STREAM_LOTSAMISS;
+	return n;
+}
+
+/*
+ * Whether stock would have given read-around up for the file: the misses
+ * its streams took off it reach MMAP_LOTSAMISS. The misses the file took
+ * are mmap_miss's own: past MMAP_LOTSAMISS the kernel asks no policy.
+ */
+static bool rap_stream_lotsamiss(const struct rap_stream_fault *f)
+{
+	return f->taken > RAP_STREAM_LOTSAMISS;
 }
 
 /*
@@ -527,15 +538,14 @@ static bool rap_stream_lotsamiss(const struct rap_stream_set *set,
  * scan's resumption below the pages it came through): its read-around
  * window stays.
  */
-static bool rap_stream_page_only(const struct rap_stream_set *set,
-				 const struct rap_stream_fault *f,
+static bool rap_stream_page_only(const struct rap_stream_fault *f,
 				 const struct rap_cache_view *view,
 				 struct ra_policy_window *win, unsigned int *did)
 {
 	if (f->kind != RAP_MAP_AROUND || f->point != RA_POLICY_SYNC_AROUND ||
 	    (f->index > 0 && view->has_folio(view->ctx, f->index - 1)) ||
 	    (f->index < ULONG_MAX && view->has_folio(view->ctx, f->index + 1)) ||
-	    !rap_stream_lotsamiss(set, f))
+	    !rap_stream_lotsamiss(f))
 		return false;
 	rap_stream_window(win, f->index, f->index + 1, 0);
 	*did |= RAP_STREAM_DID_SYNC;
@@ -641,9 +651,8 @@ static bool rap_stream_untouched(const struct rap_stream *s,
  * touch, as stock does, ahead of its reader: while every touch is one of
  * stock's misses (the stride is at least half a window, so no window of
  * stock's holds the next touch) and stock still reads windows, which it
- * stops doing after MMAP_LOTSAMISS (mm/filemap.c) misses in a row: twice
- * the windows the stream read, each a miss it took off the file and the
- * hit of its marker, which lowered mmap_miss (filemap_map_pages()). The
+ * stops doing after MMAP_LOTSAMISS (mm/filemap.c) misses in a row: the
+ * misses the file's streams took off it (rap_stream_taken()). The
  * page cache is then left as stock leaves it, for whatever reads the file
  * next: the benchmark of "filemap: use high-order folios in filemap sync
  * RA" (https://lore.kernel.org/all/20260415192853.3470423-3-stepanov.anatoly@huawei.com/)
@@ -655,7 +664,7 @@ static bool rap_stream_around(const struct rap_stream *s,
 {
 	return f->kind == RAP_MAP_AROUND &&
 	       2 * rap_stream_step(s) >= f->stock_pages &&
-	       2 * s->reads + RAP_STREAM_CONFIRM < RAP_STREAM_LOTSAMISS;
+	       f->taken + RAP_STREAM_CONFIRM < RAP_STREAM_LOTSAMISS;
 }
 
 /*
@@ -1122,7 +1131,7 @@ void rap_stream_flush(struct rap_stream_set *set)
 /**
  * rap_stream_decide - run one fault through a file's stream set
  * @set: the set of the file, locked by the caller
- * @f: the fault
+ * @fault: the fault
  * @view: the page cache
  * @win: out, if true is returned: the window to read
  * @did: out: RAP_STREAM_DID_* bits
@@ -1134,10 +1143,11 @@ void rap_stream_flush(struct rap_stream_set *set)
  * Return: true if @win replaces the kernel's window.
  */
 bool rap_stream_decide(struct rap_stream_set *set,
-		       const struct rap_stream_fault *f,
+		       const struct rap_stream_fault *fault,
 		       const struct rap_cache_view *view,
 		       struct ra_policy_window *win, unsigned int *did)
 {
+	struct rap_stream_fault fc = *fault, *f = &fc;
 	enum rap_stream_match how;
 	struct rap_stream *s, *base;
 	bool again, own;
@@ -1145,6 +1155,7 @@ bool rap_stream_decide(struct rap_stream_set *set,
 	*did = 0;
 	if (!rap_stream_wants(f))
 		return false;
+	f->taken = rap_stream_taken(set, f);
 	if (f->point == RA_POLICY_ASYNC) {
 		s = rap_stream_marked(set, f);
 		if (!s)
@@ -1177,7 +1188,7 @@ bool rap_stream_decide(struct rap_stream_set *set,
 		}
 		rap_stream_touch(set, s, f);
 		*did |= RAP_STREAM_DID_NEW;
-		return rap_stream_page_only(set, f, view, win, did);
+		return rap_stream_page_only(f, view, win, did);
 	}
 	s = base;
 	rap_stream_touch(set, s, f);
@@ -1220,7 +1231,7 @@ bool rap_stream_decide(struct rap_stream_set *set,
 		s->conf = RAP_STREAM_CONFIRM;
 	rap_stream_settle(s);
 	if (s->conf < RAP_STREAM_CONFIRM)
-		return rap_stream_page_only(set, f, view, win, did);
+		return rap_stream_page_only(f, view, win, did);
 	return rap_stream_sync(s, f, view, again, win, did);
 }
 

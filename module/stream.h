@@ -209,6 +209,8 @@ struct rap_stream_fault {
 	 */
 	bool stock_seq;
 	pgoff_t stock_next;
+	/* rap_stream_decide(): the misses the file's streams took off it */
+	unsigned long taken;
 };
 
 /* What the tracker did, for the statistics */

@@ -34,6 +34,7 @@ victim-first|the victim: the first way that is not free|s/return victim;\n\}/ret
 victim-mru|the victim: the stream of most claim|s/rap_stream_claim\(set, s\) < rap_stream_claim\(set, victim\)/rap_stream_claim(set, s) > rap_stream_claim(set, victim)/
 lotsamiss-page|the page-only read past MMAP_LOTSAMISS|s/(static bool rap_stream_page_only\([^{]*\{\n)/$1\treturn false;\n/
 lotsamiss-once|a window's marker hit lowering mmap_miss (reads counted once)|s/2 \* s->reads/s->reads/g
+lotsamiss-stream|the file's count in a stride's give-up (a stream counts its own windows)|s/f->taken \+ RAP_STREAM_CONFIRM/2 * s->reads + RAP_STREAM_CONFIRM/
 rule-walked|a backward walker read as a span|s/(static bool rap_stream_walked\([^{]*\{\n[^\n]*\n[^\n]*\n[^\n]*\n)/$1\treturn false;\n/
 rule-around|stock's window around a strided touch|s/(static bool rap_stream_around\([^{]*\{\n)/$1\treturn false;\n/
 rule-untouched|a stride with nothing touched between its misses|s/(static bool rap_stream_untouched\([^{]*\{\n[^\n]*\n[^\n]*\n[^\n]*\n[^\n]*\n[^\n]*\n)/$1\treturn true;\n/

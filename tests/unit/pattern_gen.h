@@ -16,6 +16,7 @@
 #define PAT_STEADY	64	/* touches that make a stream steady */
 #define PAT_FEW		4	/* streams and files a steady draw has at most */
 #define PAT_MISSES	12	/* misses a steady stream costs at most */
+#define PAT_HANDOFF	4	/* misses a stream reader adds to stock's */
 #define PAT_MANY	64	/* files of a drawn many-file workload at most */
 
 enum pat_kind { PAT_STRIDE, PAT_RANDOM, PAT_BTREE };
