@@ -1605,7 +1605,9 @@ bool rap_stream_table_confirmed(struct rap_stream_table *table,
  * at most, then left to stock. So no page-cache lookup happens under the
  * set's lock: it covers two copies of the set. Each attempt finds the
  * arm's table under rcu_read_lock(); a set a resize moved is stale: the
- * fault is left to stock, or decided again in the new table.
+ * fault is left to stock, or decided again in the new table. A set that
+ * asks for more sets notes the time in the table, at the bound too, for
+ * rap_stream_table_shrink().
  *
  * Return: true if @win replaces the kernel's window.
  */
@@ -1659,7 +1661,7 @@ bool rap_stream_run(struct rap_stream_table *table, unsigned int arm,
 		*did = 0;
 	}
 	if (*did & RAP_STREAM_DID_CROWDED) {
-		/* for rap_stream_table_shrink(): one store a ms at most */
+		/* for rap_stream_table_shrink(); no store if it has this ms */
 		if (READ_ONCE(table->asked[arm]) != f->now)
 			WRITE_ONCE(table->asked[arm], f->now);
 		if (sets->order >= READ_ONCE(table->max_order[arm]))

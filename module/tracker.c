@@ -22,6 +22,7 @@
  * Resizes and flushes of the tables hold rap_stream_resize_lock.
  */
 #include <linux/fs.h>
+#include <linux/jiffies.h>
 #include <linux/local_lock.h>
 #include <linux/math.h>
 #include <linux/mutex.h>
