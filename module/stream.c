@@ -1470,11 +1470,12 @@ static bool rap_stream_recent(u32 a, u32 now)
  * do not take turns: a table above RAP_STREAM_SETS sets halves if no set
  * asked for more sets (RAP_STREAM_DID_CROWDED, at the bound too) within
  * RAP_STREAM_REAP_MS of @now and its streams live at @now (touched within
- * RAP_STREAM_REAP_MS) would take under a quarter of the ways of the
- * halved table: fewer than one a set of the table now. The halved table
- * keeps the live streams that fit (rap_stream_table_resize()). Counting
- * takes each set's lock in turn and stops at the quarter. May sleep; the
- * caller serialises it as rap_stream_table_resize().
+ * RAP_STREAM_REAP_MS) would take under one in RAP_STREAM_SHRINK_SHARE
+ * of the ways of the halved table: fewer than one in two sets of the
+ * table now. The halved table keeps the live streams that fit
+ * (rap_stream_table_resize()). Counting takes each set's lock in turn and
+ * stops at that share. May sleep; the caller serialises it as
+ * rap_stream_table_resize().
  *
  * Return: 1 if the table halved, 0 if not, or -ENOMEM.
  */
@@ -1491,7 +1492,7 @@ int rap_stream_table_shrink(struct rap_stream_table *table, unsigned int arm,
 		return 0;
 	if (rap_stream_recent(READ_ONCE(table->asked[arm]), now))
 		return 0;
-	room = (RAP_STREAM_WAYS << (sets->order - 1)) / 4;
+	room = (RAP_STREAM_WAYS << (sets->order - 1)) / RAP_STREAM_SHRINK_SHARE;
 	for (i = 0; i < 1UL << sets->order && live < room; i++) {
 		struct rap_stream_slot *slot = &sets->slot[i];
 

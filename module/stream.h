@@ -13,7 +13,7 @@
  * power of two of sets, RAP_STREAM_SETS at load; a set whose ways keep
  * going to other files' live streams asks for twice the sets, up to the
  * operator's bound (streams_max_kb); a grown table whose live streams
- * would take under a quarter of the ways of half its sets, while no set
+ * would take under an eighth of the ways of half its sets, while no set
  * asks, halves again. A stream names its file by a key of
  * values that are compared, never dereferenced, so a stream that outlives
  * its file is only a stale entry that ages out. The model (states,
@@ -78,6 +78,13 @@ typedef unsigned int u32;
  * the first, after which a set asks for twice the sets
  */
 #define RAP_STREAM_GROW_EVICTS	2
+/*
+ * A grown table halves while its live streams would take under one in
+ * this many ways of the halved table: under one stream in two sets of
+ * the table now, so under one a set once halved, below where growth
+ * stops (docs/STREAMS.md, "Capacity")
+ */
+#define RAP_STREAM_SHRINK_SHARE	8
 /* The largest distance between two misses that can start a stream */
 #define RAP_STREAM_MAX_DELTA	4096
 /* Strides a confirmed stream may skip between two misses */

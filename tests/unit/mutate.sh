@@ -55,6 +55,7 @@ shrink-live|the live streams' check (a grown table halves with its files live)|s
 shrink-asked|the wait after an ask (a table halves right after a set asked for more)|s/if \(rap_stream_recent\(READ_ONCE\(table->asked\[arm\]\), now\)\)\n\t\treturn 0;\n//
 shrink-unasked|the time of an ask noted by the fault (the wait never starts)|s/WRITE_ONCE\(table->asked\[arm\], f->now\);/;/
 shrink-floor|the load size as the floor (a table halves below RAP_STREAM_SETS sets)|s/if \(sets->order <= ilog2\(RAP_STREAM_SETS\)\)\n\t\treturn 0;\n//
+shrink-margin|the margin (a table halves while its live streams would take under half the halved table's ways)|s/\/ RAP_STREAM_SHRINK_SHARE;/\/ 2;/
 EOF
 )
 
