@@ -1241,6 +1241,16 @@ static u32 rap_stream_ms(u64 ns)
 	return (u32)div_u64(ns, NSEC_PER_MSEC);
 }
 
+/**
+ * rap_stream_now - the clock of rap_stream_fault.now
+ *
+ * Return: local_clock() in ms, as a u32 that wraps.
+ */
+u32 rap_stream_now(void)
+{
+	return rap_stream_ms(local_clock());
+}
+
 /* Bytes of an arm's table of 1 << @order sets */
 size_t rap_stream_sets_bytes(unsigned int order)
 {
@@ -1288,6 +1298,8 @@ int rap_stream_table_init(struct rap_stream_table *table,
 		}
 		RCU_INIT_POINTER(table->sets[arm], sets);
 		table->max_order[arm] = max_order;
+		/* no set asked within RAP_STREAM_REAP_MS */
+		table->asked[arm] = rap_stream_now() - RAP_STREAM_REAP_MS - 1;
 	}
 	return 0;
 }
@@ -1414,6 +1426,28 @@ static void rap_stream_move(struct rap_stream_sets *to,
 	spin_unlock(&from->lock);
 }
 
+/* rap_stream_table_resize(), the streams live at @now (ms) moved */
+static int rap_stream_table_resize_at(struct rap_stream_table *table,
+				      unsigned int arm, unsigned int order,
+				      u32 now)
+{
+	struct rap_stream_sets *old, *sets;
+	unsigned long i;
+
+	old = rcu_dereference_protected(table->sets[arm], true);
+	if (order == old->order)
+		return 0;
+	sets = rap_stream_sets_alloc(order);
+	if (!sets)
+		return -ENOMEM;
+	for (i = 0; i < 1UL << old->order; i++)
+		rap_stream_move(sets, &old->slot[i], now);
+	rcu_assign_pointer(table->sets[arm], sets);
+	synchronize_rcu();
+	kvfree(old);
+	return 0;
+}
+
 /**
  * rap_stream_table_resize - give an arm a table of 1 << @order sets
  * @table: the table
@@ -1433,23 +1467,7 @@ static void rap_stream_move(struct rap_stream_sets *to,
 int rap_stream_table_resize(struct rap_stream_table *table, unsigned int arm,
 			    unsigned int order)
 {
-	struct rap_stream_sets *old, *sets;
-	unsigned long i;
-	u32 now;
-
-	old = rcu_dereference_protected(table->sets[arm], true);
-	if (order == old->order)
-		return 0;
-	sets = rap_stream_sets_alloc(order);
-	if (!sets)
-		return -ENOMEM;
-	now = rap_stream_ms(local_clock());
-	for (i = 0; i < 1UL << old->order; i++)
-		rap_stream_move(sets, &old->slot[i], now);
-	rcu_assign_pointer(table->sets[arm], sets);
-	synchronize_rcu();
-	kvfree(old);
-	return 0;
+	return rap_stream_table_resize_at(table, arm, order, rap_stream_now());
 }
 
 /**
@@ -1472,6 +1490,77 @@ int rap_stream_table_grow(struct rap_stream_table *table, unsigned int arm)
 		return 0;
 	err = rap_stream_table_resize(table, arm, order + 1);
 	return err ? err : 1;
+}
+
+/*
+ * Whether @a, a time in ms, lies within RAP_STREAM_REAP_MS of @now,
+ * either side (as rap_stream_live())
+ */
+static bool rap_stream_recent(u32 a, u32 now)
+{
+	return now - a <= RAP_STREAM_REAP_MS || a - now <= RAP_STREAM_REAP_MS;
+}
+
+/**
+ * rap_stream_table_shrink - halve an arm's sets if its live streams allow
+ * @table: the table
+ * @arm: the A/B arm
+ * @now: the time, ms (rap_stream_now())
+ *
+ * The converse of rap_stream_table_grow(), with a margin so that the two
+ * do not take turns: a table above RAP_STREAM_SETS sets halves if no set
+ * asked for more sets (RAP_STREAM_DID_CROWDED, at the bound too) within
+ * RAP_STREAM_REAP_MS of @now and its streams live at @now (touched within
+ * RAP_STREAM_REAP_MS) would take under one in RAP_STREAM_SHRINK_SHARE
+ * of the ways of the halved table: fewer than one in two sets of the
+ * table now. The halved table keeps the live streams that fit
+ * (rap_stream_table_resize()). Counting takes each set's lock in turn and
+ * stops at that share. May sleep; the caller serialises it as
+ * rap_stream_table_resize().
+ *
+ * Return: 1 if the table halved, 0 if not, or -ENOMEM.
+ */
+int rap_stream_table_shrink(struct rap_stream_table *table, unsigned int arm,
+			    u32 now)
+{
+	struct rap_stream_sets *sets;
+	unsigned long i, live = 0, room;
+	unsigned int w;
+	int err;
+
+	sets = rcu_dereference_protected(table->sets[arm], true);
+	if (sets->order <= ilog2(RAP_STREAM_SETS))
+		return 0;
+	if (rap_stream_recent(READ_ONCE(table->asked[arm]), now))
+		return 0;
+	room = (RAP_STREAM_WAYS << (sets->order - 1)) / RAP_STREAM_SHRINK_SHARE;
+	for (i = 0; i < 1UL << sets->order && live < room; i++) {
+		struct rap_stream_slot *slot = &sets->slot[i];
+
+		spin_lock(&slot->lock);
+		for (w = 0; w < RAP_STREAM_WAYS; w++)
+			live += rap_stream_live(&slot->set.way[w], now);
+		spin_unlock(&slot->lock);
+	}
+	if (live >= room)
+		return 0;
+	err = rap_stream_table_resize_at(table, arm, sets->order - 1, now);
+	return err ? err : 1;
+}
+
+/**
+ * rap_stream_table_grown - whether an arm's table is above its load size
+ * @table: the table
+ * @arm: the A/B arm
+ *
+ * The caller serialises it as rap_stream_table_resize().
+ *
+ * Return: true if the arm has more than RAP_STREAM_SETS sets.
+ */
+bool rap_stream_table_grown(struct rap_stream_table *table, unsigned int arm)
+{
+	return rcu_dereference_protected(table->sets[arm], true)->order >
+	       ilog2(RAP_STREAM_SETS);
 }
 
 /**
@@ -1558,7 +1647,9 @@ bool rap_stream_table_confirmed(struct rap_stream_table *table,
  * at most, then left to stock. So no page-cache lookup happens under the
  * set's lock: it covers two copies of the set. Each attempt finds the
  * arm's table under rcu_read_lock(); a set a resize moved is stale: the
- * fault is left to stock, or decided again in the new table.
+ * fault is left to stock, or decided again in the new table. A set that
+ * asks for more sets notes the time in the table, at the bound too, for
+ * rap_stream_table_shrink().
  *
  * Return: true if @win replaces the kernel's window.
  */
@@ -1611,9 +1702,13 @@ bool rap_stream_run(struct rap_stream_table *table, unsigned int arm,
 		replaced = false;
 		*did = 0;
 	}
-	if ((*did & RAP_STREAM_DID_CROWDED) &&
-	    sets->order >= READ_ONCE(table->max_order[arm]))
-		*did &= ~RAP_STREAM_DID_CROWDED;
+	if (*did & RAP_STREAM_DID_CROWDED) {
+		/* for rap_stream_table_shrink(); no store if it has this ms */
+		if (READ_ONCE(table->asked[arm]) != f->now)
+			WRITE_ONCE(table->asked[arm], f->now);
+		if (sets->order >= READ_ONCE(table->max_order[arm]))
+			*did &= ~RAP_STREAM_DID_CROWDED;
+	}
 	rcu_read_unlock();
 	if (timed)
 		*cost = local_clock() - t0;

@@ -12,7 +12,9 @@
  * hash of the file; several files may share a set. Each A/B arm has a
  * power of two of sets, RAP_STREAM_SETS at load; a set whose ways keep
  * going to other files' live streams asks for twice the sets, up to the
- * operator's bound (streams_max_kb). A stream names its file by a key of
+ * operator's bound (streams_max_kb); a grown table whose live streams
+ * would take under an eighth of the ways of half its sets, while no set
+ * asks, halves again. A stream names its file by a key of
  * values that are compared, never dereferenced, so a stream that outlives
  * its file is only a stale entry that ages out. The model (states,
  * transitions, eviction, capacity) is written down in docs/STREAMS.md,
@@ -40,9 +42,10 @@
  *   (rap_stream_slot()), one clock read, rap_stream_decide() on a copy of
  *   the set taken under its lock, the copy put back under it.
  * - rap_stream_table_resize(), rap_stream_table_grow(),
- *   rap_stream_table_bound(): a new table for an arm, the streams moved
- *   over, the old one freed after an RCU grace period; the caller
- *   serialises them and rap_stream_table_flush() per table.
+ *   rap_stream_table_shrink(), rap_stream_table_bound(): a new table for
+ *   an arm, the streams moved over, the old one freed after an RCU grace
+ *   period; the caller serialises them and rap_stream_table_flush() per
+ *   table.
  */
 #ifndef RAPOLICY_STREAM_H
 #define RAPOLICY_STREAM_H
@@ -75,6 +78,13 @@ typedef unsigned int u32;
  * the first, after which a set asks for twice the sets
  */
 #define RAP_STREAM_GROW_EVICTS	2
+/*
+ * A grown table halves while its live streams would take under one in
+ * this many ways of the halved table: under one stream in two sets of
+ * the table now, so under one a set once halved, below where growth
+ * stops (docs/STREAMS.md, "Capacity")
+ */
+#define RAP_STREAM_SHRINK_SHARE	8
 /* The largest distance between two misses that can start a stream */
 #define RAP_STREAM_MAX_DELTA	4096
 /* Strides a confirmed stream may skip between two misses */
@@ -172,11 +182,18 @@ struct rap_stream_sets {
 
 /*
  * The tracker's table: per arm, its sets, read under rcu_read_lock() and
- * replaced by rap_stream_table_resize(), and the operator's bound
+ * replaced by rap_stream_table_resize(), the operator's bound, and when a
+ * set last asked for more sets
  */
 struct rap_stream_table {
 	struct rap_stream_sets __rcu *sets[RAP_STREAM_ARMS];
 	unsigned int max_order[RAP_STREAM_ARMS];	/* log2 of sets at most */
+	/*
+	 * the time (ms) of the latest RAP_STREAM_DID_CROWDED, at the bound
+	 * too: rap_stream_table_shrink() waits RAP_STREAM_REAP_MS after it.
+	 * Written by faults, rarely: on its own cache line.
+	 */
+	u32 asked[RAP_STREAM_ARMS] ____cacheline_aligned_in_smp;
 };
 
 /* A fault, as the tracker sees it */
@@ -241,6 +258,10 @@ int rap_stream_table_resize(struct rap_stream_table *table, unsigned int arm,
 int rap_stream_table_grow(struct rap_stream_table *table, unsigned int arm);
 int rap_stream_table_bound(struct rap_stream_table *table, unsigned int arm,
 			   unsigned int max_order);
+int rap_stream_table_shrink(struct rap_stream_table *table, unsigned int arm,
+			    u32 now);
+bool rap_stream_table_grown(struct rap_stream_table *table, unsigned int arm);
+u32 rap_stream_now(void);
 struct rap_stream_slot *rap_stream_slot(struct rap_stream_table *table,
 					unsigned int arm,
 					const struct rap_stream_key *key);

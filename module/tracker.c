@@ -15,9 +15,14 @@
  * decision whose set asks for more sets (RAP_STREAM_DID_CROWDED) queues
  * the arm's grow work, which doubles the arm's sets up to the bound the
  * operator sets in streams_max_kb; lowering the bound shrinks the table at
- * once. Resizes and flushes of the tables hold rap_stream_resize_lock.
+ * once. While an arm's table is above its load size, its shrink work runs
+ * every RAP_STREAM_REAP_MS and halves it when its live streams would fit
+ * half the sets with room to spare (rap_stream_table_shrink()); at the
+ * load size nothing is armed, so an idle machine runs no timer for it.
+ * Resizes and flushes of the tables hold rap_stream_resize_lock.
  */
 #include <linux/fs.h>
+#include <linux/jiffies.h>
 #include <linux/local_lock.h>
 #include <linux/math.h>
 #include <linux/mutex.h>
@@ -44,6 +49,7 @@ static DEFINE_MUTEX(rap_stream_resize_lock);
 /* Each arm's bound as the operator wrote it, in KiB */
 static unsigned int rap_stream_max_kb[RAP_NR_ARMS];
 static struct work_struct rap_stream_grow_work[RAP_NR_ARMS];
+static struct delayed_work rap_stream_shrink_work[RAP_NR_ARMS];
 static DEFINE_PER_CPU(unsigned int, rap_stream_ticks);
 /*
  * The copy of a set a decision runs on (rap_stream_run()), one per CPU:
@@ -80,6 +86,18 @@ static unsigned int rap_stream_kb_order(unsigned int kb)
 	return order;
 }
 
+/*
+ * Arm an arm's shrink work while its table is above its load size; a
+ * no-op while it is pending. Under rap_stream_resize_lock. On
+ * system_dfl_wq, as the grow work (rap_tracker_mmap_ra()).
+ */
+static void rap_stream_shrink_later(enum rap_arm arm)
+{
+	if (rap_stream_table_grown(&rap_stream_table, arm))
+		queue_delayed_work(system_dfl_wq, &rap_stream_shrink_work[arm],
+				   msecs_to_jiffies(RAP_STREAM_REAP_MS));
+}
+
 /* An arm's grow work: one doubling of its table, if within its bound */
 static void rap_stream_grow_fn(struct work_struct *work)
 {
@@ -87,8 +105,29 @@ static void rap_stream_grow_fn(struct work_struct *work)
 			   RAP_ARM_B : RAP_ARM_A;
 
 	mutex_lock(&rap_stream_resize_lock);
-	if (rap_stream_table_grow(&rap_stream_table, arm) > 0)
+	if (rap_stream_table_grow(&rap_stream_table, arm) > 0) {
 		rap_stat_add(arm, RAP_STAT_stream_grow, 1);
+		rap_stream_shrink_later(arm);
+	}
+	mutex_unlock(&rap_stream_resize_lock);
+}
+
+/*
+ * An arm's shrink work: one halving of its table if its live streams
+ * allow (rap_stream_table_shrink()), then again later while the table is
+ * above its load size
+ */
+static void rap_stream_shrink_fn(struct work_struct *work)
+{
+	enum rap_arm arm = to_delayed_work(work) ==
+			   &rap_stream_shrink_work[RAP_ARM_B] ?
+			   RAP_ARM_B : RAP_ARM_A;
+
+	mutex_lock(&rap_stream_resize_lock);
+	if (rap_stream_table_shrink(&rap_stream_table, arm,
+				    rap_stream_now()) > 0)
+		rap_stat_add(arm, RAP_STAT_stream_shrink, 1);
+	rap_stream_shrink_later(arm);
 	mutex_unlock(&rap_stream_resize_lock);
 }
 
@@ -100,18 +139,25 @@ int rap_tracker_init(void)
 	for (arm = 0; arm < RAP_NR_ARMS; arm++) {
 		rap_stream_max_kb[arm] = RAP_STREAM_MAX_KB;
 		INIT_WORK(&rap_stream_grow_work[arm], rap_stream_grow_fn);
+		INIT_DELAYED_WORK(&rap_stream_shrink_work[arm],
+				  rap_stream_shrink_fn);
 	}
 	return rap_stream_table_init(&rap_stream_table,
 				     rap_stream_kb_order(RAP_STREAM_MAX_KB));
 }
 
-/* After the hooks are gone: no fault queues a grow any more */
+/*
+ * After the hooks are gone: no fault queues a grow any more, and with the
+ * grow work gone nothing but the shrink work itself queues it again
+ */
 void rap_tracker_exit(void)
 {
 	enum rap_arm arm;
 
 	for (arm = 0; arm < RAP_NR_ARMS; arm++)
 		cancel_work_sync(&rap_stream_grow_work[arm]);
+	for (arm = 0; arm < RAP_NR_ARMS; arm++)
+		cancel_delayed_work_sync(&rap_stream_shrink_work[arm]);
 	rap_stream_table_free(&rap_stream_table);
 }
 

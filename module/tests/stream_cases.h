@@ -1747,6 +1747,85 @@ static void rap_case_stream_table_resize(struct rap_test *t)
 }
 
 /*
+ * Age the streams of files @from and up in an arm's table as if their
+ * files went idle: last touched RAP_STREAM_REAP_MS + 1 ms before @now
+ */
+static void rap_sim_table_idle(unsigned int arm, unsigned int from, u32 now)
+{
+	struct rap_stream_sets *sets;
+	unsigned long i;
+	unsigned int w;
+
+	rcu_read_lock();
+	sets = rcu_dereference(rap_sim_table.sets[arm]);
+	for (i = 0; i < 1UL << sets->order; i++)
+		for (w = 0; w < RAP_STREAM_WAYS; w++) {
+			struct rap_stream *s = &sets->slot[i].set.way[w];
+
+			if (s->key.ino > from)
+				s->seen = now - RAP_STREAM_REAP_MS - 1;
+		}
+	rcu_read_unlock();
+}
+
+/*
+ * Capacity follows the files down (docs/STREAMS.md, "Capacity"): 1024
+ * files read in turn grow the table as in stream_table_grows, and the
+ * faults of its crowded sets note the time they asked. While the files'
+ * streams are live, the table does not shrink, whenever its sets last
+ * asked; once all but 16 files go idle, it does not shrink within
+ * RAP_STREAM_REAP_MS of an ask, then halves at each check, keeping the
+ * 16 files' streams, down to RAP_STREAM_SETS sets and no further.
+ */
+static void rap_case_stream_table_shrinks(struct rap_test *t)
+{
+	const unsigned int files = 1024, top = 100000, kept = 16;
+	unsigned int min = ilog2(RAP_STREAM_SETS), grown, file, i, n;
+	struct rap_sim_census c;
+	u32 now;
+
+	RAP_EXPECT(t, rap_sim_table_bounded(min + 4));
+	for (i = 0; i < 8; i++)
+		for (file = 0; file < files; file++)
+			rap_sim_table_miss(t, 0, file, top - 64 * i, true);
+	now = rap_stream_now();
+	grown = rap_sim_table_order(0);
+	RAP_EXPECT_LE(t, min + 2, grown);
+	/* the latest ask, noted by the fault that asked: none at load */
+	RAP_EXPECT(t, rap_stream_recent(rap_sim_table.asked[0], now));
+	c = rap_sim_table_census(0, top - 64 * 7);
+	RAP_EXPECT_EQ(t, c.confirmed, files);
+
+	/* live: no shrink, just after an ask or long after */
+	rap_sim_table.asked[0] = now;
+	RAP_EXPECT_EQ(t, rap_stream_table_shrink(&rap_sim_table, 0, now), 0);
+	rap_sim_table.asked[0] = now - RAP_STREAM_REAP_MS - 1;
+	RAP_EXPECT_EQ(t, rap_stream_table_shrink(&rap_sim_table, 0, now), 0);
+	RAP_EXPECT_EQ(t, rap_sim_table_order(0), grown);
+
+	/* idle but for 16 files: not within RAP_STREAM_REAP_MS of an ask */
+	rap_sim_table_idle(0, kept, now);
+	rap_sim_table.asked[0] = now - RAP_STREAM_REAP_MS;
+	RAP_EXPECT_EQ(t, rap_stream_table_shrink(&rap_sim_table, 0, now), 0);
+	RAP_EXPECT_EQ(t, rap_sim_table_order(0), grown);
+
+	/* then a halving at each check, down to the load size */
+	rap_sim_table.asked[0] = now - RAP_STREAM_REAP_MS - 1;
+	for (n = 0; n < 8; n++)
+		if (rap_stream_table_shrink(&rap_sim_table, 0, now) != 1)
+			break;
+	RAP_EXPECT_EQ(t, n, grown - min);
+	RAP_EXPECT_EQ(t, rap_sim_table_order(0), min);
+	RAP_EXPECT_EQ(t, rap_stream_table_bytes(&rap_sim_table, 0),
+		      rap_stream_sets_bytes(min));
+	c = rap_sim_table_census(0, top - 64 * 7);
+	RAP_EXPECT_EQ(t, c.streams, kept);
+	RAP_EXPECT_EQ(t, c.placed, kept);
+	RAP_EXPECT_EQ(t, c.confirmed, kept);
+	RAP_EXPECT_EQ(t, rap_sim_table_order(1), min);
+}
+
+/*
  * A fork whose base is the set's victim: the other ways hold confirmed
  * streams touched as lately as the young stream another task's miss
  * lands near, so the young stream has the least claim and its way goes
@@ -1881,6 +1960,7 @@ static const struct rap_stream_case rap_stream_cases[] = {
 	{ "stream_arms_apart", rap_case_stream_arms_apart },
 	{ "stream_table_grows", rap_case_stream_table_grows },
 	{ "stream_table_resize", rap_case_stream_table_resize },
+	{ "stream_table_shrinks", rap_case_stream_table_shrinks },
 	{ "stream_evict_counts", rap_case_stream_evict_counts },
 	{ "stream_pool", rap_case_stream_pool },
 	{ "stream_pool_beside_young", rap_case_stream_pool_beside_young },

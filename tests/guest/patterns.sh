@@ -161,8 +161,10 @@ done
 # each file takes at most STEADY_FAULTS, as a steady stream alone in its
 # file does, where 400 files in 64 sets of 8 ways evict each other
 # (host model: 122 of 400 readers over 12 misses, worst 64; 0 of 400,
-# worst 5, in 256 sets after 2 grows). At the minimum bound (the table of
-# before, 64 sets) the table does not grow and some file misses on.
+# worst 5, in 256 sets after 2 grows). Once the files stop, the table
+# halves back to its load size by itself, and grows again when they are
+# read again. At the minimum bound (the table of before, 64 sets) the
+# table does not grow and some file misses on.
 nfiles=${MANY_FILES:-400}
 many=""
 i=0
@@ -176,34 +178,69 @@ tap $? "capacity: $nfiles sparse files of 16 MiB"
 echo 16 >/sys/block/vda/queue/read_ahead_kb
 touches=$((nfiles * 64))
 min_kb=72
+load_bytes=73792
+# at_load: a bounded poll (240 times 0.5 s at most) until arm A's table
+# is at its load size; the polls it took in $polls
+at_load() {
+	polls=0
+	while [ "$(value "$S/streams_bytes")" != "$load_bytes" ] && [ $polls -lt 240 ]; do
+		usleep 500000
+		polls=$((polls + 1))
+	done
+	[ "$(value "$S/streams_bytes")" = "$load_bytes" ]
+}
 # shellcheck disable=SC2086
 if pw off files 64 64 $many; then
 	off_faults=$(val major_faults)
 	[ "$off_faults" -ge $((touches * 9 / 10)) ]
 	tap $? "capacity: off, $nfiles files in turn: $off_faults faults for $touches touches"
+	# the counters from a table at its load size (shrinks follow grows)
+	at_load
+	tap $? "capacity: arm A's table at its load size before the runs ($polls polls)"
 	echo 1 >"$S/stats/reset"
 	# shellcheck disable=SC2086
 	pw on files 64 64 $many
 	tap $? "capacity: on, $nfiles files in turn"
-	grows=$(counter stream_grow a) bytes=$(value "$S/streams_bytes")
+	# the table may halve by itself from 2 s after the files stop: bytes
+	# read from here on are its size then, the counters tell the growth
+	shrinks=$(counter stream_shrink a) bytes=$(value "$S/streams_bytes")
+	grows=$(counter stream_grow a)
 	worst=$(val worst)
 	[ "$worst" -le $STEADY_FAULTS ] && [ "$(val major_faults)" -le $((off_faults / 4)) ]
 	tap $? "capacity: on, growing: each file at most $STEADY_FAULTS faults (worst $worst, all $(val major_faults), off $off_faults; $grows grows, $bytes bytes, $(counter stream_evict a) evictions)"
-	[ "$grows" -ge 1 ] && [ "$bytes" -gt $((min_kb * 1024)) ] &&
-		[ "$bytes" -le $((4096 * 1024 + 64)) ] && [ "$(counter stream_grow b)" = 0 ]
-	tap $? "capacity: arm A's table grew ($grows grows, $bytes bytes, within 4096 KiB), arm B's did not"
+	[ "$grows" -ge 1 ] && [ "$bytes" -le $((4096 * 1024 + 64)) ] &&
+		{ [ "$bytes" -gt "$load_bytes" ] || [ "$shrinks" -ge 1 ]; } &&
+		[ "$(counter stream_grow b)" = 0 ]
+	tap $? "capacity: arm A's table grew ($grows grows, $bytes bytes, within 4096 KiB; $shrinks halvings by then), arm B's did not"
+	# Once the files stop, the shrink work (every 2 s while the table is
+	# above its load size) halves it at each check: back at the load size
+	# after one halving per grow. A bounded poll on streams_bytes.
+	at_load
+	back=$?
+	shrinks=$(counter stream_shrink a) grows=$(counter stream_grow a)
+	[ $back = 0 ] && [ "$shrinks" = "$grows" ] && [ "$(counter stream_shrink b)" = 0 ] &&
+		[ "$(value "$S/ab/streams_bytes")" = "$load_bytes" ]
+	tap $? "capacity: once the files stop, arm A's table halves back to $(value "$S/streams_bytes") bytes ($shrinks halvings for $grows grows, $polls polls), arm B's stays"
+	# and grows again for the next reader of them all
+	echo 1 >"$S/stats/reset"
+	# shellcheck disable=SC2086
+	pw on files 64 64 $many
+	again=$?
+	bytes=$(value "$S/streams_bytes") grows=$(counter stream_grow a)
+	[ $again = 0 ] && [ "$grows" -ge 1 ] && [ "$(val worst)" -le $STEADY_FAULTS ]
+	tap $? "capacity: on again, the table grows again ($grows grows, $bytes bytes; worst file $(val worst))"
 	echo "$min_kb" >"$S/streams_max_kb" && [ "$(cat "$S/streams_max_kb")" = "$min_kb" ]
 	tap $? "capacity: streams_max_kb takes its minimum, $min_kb"
 	min_bytes=$(value "$S/streams_bytes")
-	[ "$min_bytes" -lt "$bytes" ] && [ "$min_bytes" -le $((min_kb * 1024 + 64)) ]
+	[ "$min_bytes" -le "$bytes" ] && [ "$min_bytes" -le $((min_kb * 1024 + 64)) ]
 	tap $? "capacity: lowering the bound shrinks the table now ($bytes to $min_bytes bytes)"
 	echo 1 >"$S/stats/reset"
 	# shellcheck disable=SC2086
 	pw on files 64 64 $many
 	tap $? "capacity: on at the minimum bound"
 	worst=$(val worst)
-	[ "$(counter stream_grow a)" = 0 ] && [ "$(value "$S/streams_bytes")" = "$min_bytes" ] &&
-		[ "$worst" -gt $STEADY_FAULTS ]
+	[ "$(counter stream_grow a)" = 0 ] && [ "$(counter stream_shrink a)" = 0 ] &&
+		[ "$(value "$S/streams_bytes")" = "$min_bytes" ] && [ "$worst" -gt $STEADY_FAULTS ]
 	tap $? "capacity: at the minimum bound the table stays ($min_bytes bytes) and files miss on (worst $worst, all $(val major_faults), $(counter stream_evict a) evictions)"
 else
 	tap 1 "capacity: off, $nfiles files in turn"

@@ -1,8 +1,8 @@
 #!/bin/bash
 # make mutate: each match rule, state and flag of the stream tracker
 # (module/stream.c) removed in turn, the victim choice changed, the arms'
-# tables joined, a stale copy of a set put back, and the growth rule and
-# the resize broken in turn; every
+# tables joined, a stale copy of a set put back, and the growth rule, the
+# resize and the shrink rule broken in turn; every
 # mutant must fail at least one host case (tests/unit/test_stream.c) or a
 # claimed invariant of the generated patterns (pattern_stream, 1000 draws).
 # Prints TAP, one test per mutant, and writes the table to
@@ -52,6 +52,12 @@ grow-interval|the interval of evictions (counted for ever)|s/f->now - set->evict
 grow-unbounded|the bound (a table grows past streams_max_kb)|s/if \(order >= READ_ONCE\(table->max_order\[arm\]\)\)\n\t\treturn 0;\n//
 resize-drop|the streams moved on a resize (dropped, as by a flush)|s/if \(!rap_stream_live\(s, now\)\)/if (true)/
 resize-moved|the moved mark (a copy put back into a set a resize moved)|s/from->moved = true;/;/
+shrink-never|shrinking (a grown table never halves by itself)|s/(int rap_stream_table_shrink\([^{]*\{\n)/$1\treturn 0;\n/
+shrink-live|the live streams' check (a grown table halves with its files live)|s/if \(live >= room\)\n\t\treturn 0;\n//
+shrink-asked|the wait after an ask (a table halves right after a set asked for more)|s/if \(rap_stream_recent\(READ_ONCE\(table->asked\[arm\]\), now\)\)\n\t\treturn 0;\n//
+shrink-unasked|the time of an ask noted by the fault (the wait never starts)|s/WRITE_ONCE\(table->asked\[arm\], f->now\);/;/
+shrink-floor|the load size as the floor (a table halves below RAP_STREAM_SETS sets)|s/if \(sets->order <= ilog2\(RAP_STREAM_SETS\)\)\n\t\treturn 0;\n//
+shrink-margin|the margin (a table halves while its live streams would take under half the halved table's ways)|s/\/ RAP_STREAM_SHRINK_SHARE;/\/ 2;/
 EOF
 )
 

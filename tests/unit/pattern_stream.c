@@ -258,6 +258,73 @@ static unsigned int pat_many_files(unsigned int n, unsigned long *failed)
 	return n;
 }
 
+/*
+ * Many files read in turn with the clock running (ms a touch) and the
+ * module's shrink checks: every steady reader meets invariant 2, and once
+ * the files stop the table halves at each check back to RAP_STREAM_SETS
+ * sets, once per grow. A strided reader at a stride of 64 pages hears from
+ * the tracker at every touch, so within RAP_STREAM_REAP_MS while a turn
+ * of all files takes less (400 ms to 1.6 s here): its table never halves
+ * while they are read. A dense VM_SEQ_READ reader at a stride of 16 pages
+ * in windows of 256 hears from it once in 16 turns (16 s at 1 ms a touch):
+ * its streams are idle in between, and the table may halve under them.
+ * Returns the tests printed.
+ */
+static unsigned int pat_files_idle(unsigned int n, unsigned long *failed)
+{
+	static const struct {
+		unsigned int nfiles;
+		unsigned long stride, ra_pages;
+		enum rap_mapping_kind kind;
+		u32 ms;
+		bool live;	/* each file heard from within RAP_STREAM_REAP_MS */
+	} cases[] = {
+		{ 400, 64, 32, RAP_MAP_AROUND, 1, true },
+		{ 400, 64, 32, RAP_MAP_AROUND, 4, true },
+		{ 1024, 64, 32, RAP_MAP_AROUND, 1, true },
+		{ 1024, 16, 256, RAP_MAP_SEQ, 1, false },
+	};
+	static struct pat_draw d;
+	unsigned int c, i, live_shrinks;
+	unsigned long missed, worst, grown;
+	struct pm on;
+	bool ok;
+
+	for (c = 0; c < ARRAY_SIZE(cases); c++) {
+		pat_draw_files(&d, cases[c].nfiles,
+			       PAT_STEADY * cases[c].stride, cases[c].stride,
+			       cases[c].ra_pages, cases[c].kind);
+		pm_ms_per_touch = cases[c].ms;
+		pm_init(&on, d.nfiles, d.pages, d.ra_pages, d.kind, true);
+		pm_ms_per_touch = 0;
+		pat_run(&d, &on);
+		missed = 0;
+		worst = 0;
+		for (i = 0; i < d.nreaders; i++) {
+			missed += on.slot_misses[i] > PAT_MISSES;
+			if (on.slot_misses[i] > worst)
+				worst = on.slot_misses[i];
+		}
+		live_shrinks = on.shrinks;
+		grown = pm_sets(&on);
+		pm_idle(&on, RAP_STREAM_REAP_MS * (on.grows + 2));
+		ok = !missed && on.grows && pm_sets(&on) == RAP_STREAM_SETS &&
+		     (cases[c].live ? !live_shrinks && on.shrinks == on.grows :
+				      on.shrinks >= on.grows);
+		printf("%sok %u - patterns: %u files read backwards in turn, stride %lu, %s, %u ms a touch: %lu sets after %u grows, %u halvings while read%s (%lu of %u steady readers over %d misses, worst %lu); once they stop, %lu sets after %u halvings\n",
+		       ok ? "" : "not ", ++n, cases[c].nfiles, cases[c].stride,
+		       cases[c].kind == RAP_MAP_SEQ ? "VM_SEQ_READ" :
+						      "read-around",
+		       cases[c].ms, grown, on.grows, live_shrinks,
+		       cases[c].live ? "" : " (idle between windows)", missed,
+		       d.nreaders, PAT_MISSES, worst, pm_sets(&on),
+		       on.shrinks);
+		*failed += !ok;
+		pm_free(&on);
+	}
+	return n;
+}
+
 /* One TAP line per class, or a comment for a class outside the claim */
 static unsigned int pat_report(unsigned int n, bool claimed, unsigned long bad,
 			       unsigned long all, const char *what)
@@ -378,6 +445,7 @@ int main(int argc, char **argv)
 		failed += claimed ? t.missed[c] : 0;
 	}
 	n = pat_many_files(n, &failed);
+	n = pat_files_idle(n, &failed);
 	printf("1..%u\n", n);
 	return !!failed;
 }

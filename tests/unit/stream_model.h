@@ -8,6 +8,10 @@
  * first, each fault through rap_stream_run(), and the table doubled
  * (rap_stream_table_grow()) right after a fault whose set asked for it,
  * as the module's work item does a little later, up to the model's bound.
+ * The clock stands still unless pm_ms_per_touch is set: then each touch
+ * takes that many ms, and while the table is above RAP_STREAM_SETS sets
+ * rap_stream_table_shrink() runs every RAP_STREAM_REAP_MS from a grow, as
+ * the module's shrink work does (pm_idle() lets time pass untouched).
  *
  * Include after module/stream.c.
  */
@@ -38,6 +42,10 @@ struct pm {
 	struct rap_stream_table table;	/* arm 0 is the model's */
 	struct rap_stream_set snap;
 	unsigned int grows;		/* times the table doubled */
+	unsigned int shrinks;		/* times it halved by itself */
+	u32 ms_per_touch;		/* the clock's step; 0: it stands */
+	bool check_armed;		/* a shrink check is due at @check */
+	u32 check;
 	unsigned long ra_pages;
 	enum rap_mapping_kind kind;
 	bool tracker;
@@ -54,6 +62,8 @@ struct pm {
  * default bound (streams_max_kb 4096) allows on x86-64
  */
 static unsigned int pm_max_order = 11;
+/* ms a touch takes in the models pm_init() sets up; 0: no time passes */
+static u32 pm_ms_per_touch;
 
 static void pm_init(struct pm *m, unsigned int nfiles,
 		    const unsigned long *pages, unsigned long ra_pages,
@@ -73,6 +83,7 @@ static void pm_init(struct pm *m, unsigned int nfiles,
 	m->ra_pages = ra_pages;
 	m->kind = kind;
 	m->tracker = tracker;
+	m->ms_per_touch = pm_ms_per_touch;
 }
 
 static void pm_free(struct pm *m)
@@ -190,9 +201,36 @@ static bool pm_decide(struct pm *m, unsigned int fi,
 	replaced = rap_stream_run(&m->table, 0, &f, &view, &m->snap, win, &did,
 				  false, &cost);
 	if ((did & RAP_STREAM_DID_CROWDED) &&
-	    rap_stream_table_grow(&m->table, 0) > 0)
+	    rap_stream_table_grow(&m->table, 0) > 0) {
 		m->grows++;
+		/* the module's shrink work, armed by a grow */
+		if (!m->check_armed && m->ms_per_touch) {
+			m->check_armed = true;
+			m->check = m->now + RAP_STREAM_REAP_MS;
+		}
+	}
 	return replaced;
+}
+
+/*
+ * The clock to @now: the shrink checks due by then, each re-armed while
+ * the table is above RAP_STREAM_SETS sets
+ */
+static void pm_clock(struct pm *m, u32 now)
+{
+	while (m->check_armed && now - m->check < 0x80000000U) {
+		if (rap_stream_table_shrink(&m->table, 0, m->check) > 0)
+			m->shrinks++;
+		m->check_armed = rap_stream_table_grown(&m->table, 0);
+		m->check += RAP_STREAM_REAP_MS;
+	}
+	m->now = now;
+}
+
+/* @ms of time with no touch */
+static void pm_idle(struct pm *m, u32 ms)
+{
+	pm_clock(m, m->now + ms);
 }
 
 static void pm_read_win(struct pm *m, struct pm_file *f,
@@ -284,6 +322,8 @@ static void pm_touch(struct pm *m, unsigned int fi, pgoff_t p)
 
 	if (p >= f->pages)
 		return;
+	if (m->ms_per_touch)
+		pm_clock(m, m->now + m->ms_per_touch);
 	if (!(f->page[p] & PM_CACHED))
 		pm_miss(m, fi, p);
 	else if (f->page[p] & PM_MARKED)
