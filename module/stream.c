@@ -817,15 +817,48 @@ static bool rap_stream_adopt(struct rap_stream *s,
 	return true;
 }
 
+/* Fault-around blocks above a backward miss that rap_stream_above() probes */
+#define RAP_STREAM_ABOVE	4
+
+/*
+ * Whether a backward reader touched nothing right above its miss: nothing
+ * is cached in the two fault-around blocks above the fault, or nothing is
+ * mapped in the RAP_STREAM_ABOVE blocks above it (one page a block apart,
+ * from the page above the fault). A reader of a stride of two blocks or
+ * less touched one of any two blocks in a row above its miss, and
+ * fault-around mapped that block's cached pages; from two blocks above
+ * the fault on its pages are cached (the window of its miss before read
+ * its touches there), so of the last two pages probed, in two blocks in a
+ * row, one is mapped. A walker's pages above its miss may be cached and
+ * not touched: at a large read_ahead_kb read-around's window of the miss
+ * before reaches a few pages above a B-tree's branch page, over the run
+ * the scan walks up next.
+ */
+static bool rap_stream_above(const struct rap_stream_fault *f,
+			     const struct rap_cache_view *view,
+			     unsigned long fa)
+{
+	unsigned int k;
+
+	if (!view->has_range(view->ctx, f->index + 1, f->index + 2 * fa))
+		return true;
+	if (f->index + 1 + RAP_STREAM_ABOVE * fa < f->index)
+		return false;
+	for (k = 0; k < RAP_STREAM_ABOVE; k++)
+		if (view->mapped(view->ctx, f->index + 1 + k * fa))
+			return false;
+	return true;
+}
+
 /*
  * Whether a backward reader walked the pages between its last two misses
  * and then jumped below them: the fault-around blocks halfway between the
  * misses are mapped, three in a row (a reader of every few blocks or
- * fewer maps no three in a row), and nothing is cached in the two blocks
- * above the fault (a reader of every block or two would have touched
- * them). A B-tree's reverse scan at a large read_ahead_kb misses so, only
- * where it jumps to the branch page of a subtree below read-around's
- * window, a constant distance apart as a strided reader's misses are.
+ * fewer maps no three in a row), and it touched nothing right above the
+ * fault (rap_stream_above()). A B-tree's reverse scan at a large
+ * read_ahead_kb misses so, only where it jumps to the branch page of a
+ * subtree below read-around's window, a constant distance apart as a
+ * strided reader's misses are.
  */
 static bool rap_stream_walked(const struct rap_stream *s,
 			      const struct rap_stream_fault *f,
@@ -839,7 +872,7 @@ static bool rap_stream_walked(const struct rap_stream *s,
 	    from < f->index || from + step / 2 + fa < from)
 		return false;
 	from += step / 2;
-	return !view->has_range(view->ctx, f->index + 1, f->index + 2 * fa) &&
+	return rap_stream_above(f, view, fa) &&
 	       view->mapped(view->ctx, from - fa) &&
 	       view->mapped(view->ctx, from) &&
 	       view->mapped(view->ctx, from + fa);

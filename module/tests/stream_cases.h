@@ -1403,33 +1403,50 @@ static void rap_case_stream_forward_follows_stock(struct rap_test *t)
 }
 
 /*
- * A B-tree index's reverse scan: runs of 64 pages, each read upwards from
- * the branch page just below it, each run below the one before. Its
- * resumptions miss next to the pages it read, as a dense reader's do, and
- * keep stock's read-around window even where the tracker would read a
- * random reader's page only: no more misses than stock, and no more pages
- * but for two windows (the guest's patterns.sh runs it on the kernel).
+ * A B-tree index's reverse scan: runs of 64 pages (or 128, 256), each read
+ * upwards from the branch page just below it, each run below the one
+ * before. Its resumptions miss next to the pages it read, as a dense
+ * reader's do, and keep stock's read-around window even where the tracker
+ * would read a random reader's page only: no more misses than stock, and
+ * no more pages but for two windows (the guest's patterns.sh runs it on
+ * the kernel). At read_ahead_kb 8192 stock misses only at the branch pages
+ * below its windows, 1040 pages apart for runs of 64, with the 15 pages
+ * above the miss not cached and the run above them cached but not walked:
+ * a walker, read as a span from its fourth miss (rap_stream_above()), not
+ * a stride that reads the page a stride on and misses again above it
+ * (12 misses for runs of 64, 22 for 128 and 256, stock 16).
  */
 static void rap_case_stream_btree_index_reverse(struct rap_test *t)
 {
 	static const unsigned long ras[] = { 32, 2048 };
-	const unsigned long run = 64, pages = 16384;
-	unsigned int r, k;
+	static const unsigned long runs[] = { 64, 128, 256 };
+	const unsigned long pages = 16384;
+	unsigned int r, i, k;
 	pgoff_t base;
 
 	for (r = 0; r < ARRAY_SIZE(ras); r++) {
-		rap_sim_init(&rap_sim_a, pages, ras[r], RAP_MAP_AROUND, false);
-		rap_sim_init(&rap_sim_b, pages, ras[r], RAP_MAP_AROUND, true);
-		for (base = pages - run; base > run; base -= run + 1)
-			for (k = 0; k <= run; k++) {
-				pgoff_t p = k ? base + k - 1 : base - 1;
+		for (i = 0; i < ARRAY_SIZE(runs); i++) {
+			unsigned long run = runs[i];
 
-				rap_sim_touch(&rap_sim_a, p);
-				rap_sim_touch(&rap_sim_b, p);
-			}
-		RAP_EXPECT_LE(t, rap_sim_b.misses, rap_sim_a.misses);
-		RAP_EXPECT_LE(t, rap_sim_b.pages_read,
-			      rap_sim_a.pages_read + 2 * RAP_SIM_MAX);
+			rap_sim_init(&rap_sim_a, pages, ras[r], RAP_MAP_AROUND,
+				     false);
+			rap_sim_init(&rap_sim_b, pages, ras[r], RAP_MAP_AROUND,
+				     true);
+			for (base = pages - run; base > run; base -= run + 1)
+				for (k = 0; k <= run; k++) {
+					pgoff_t p = k ? base + k - 1 : base - 1;
+
+					rap_sim_touch(&rap_sim_a, p);
+					rap_sim_touch(&rap_sim_b, p);
+				}
+			RAP_EXPECT_LE(t, rap_sim_b.misses, rap_sim_a.misses);
+			RAP_EXPECT_LE(t, rap_sim_b.pages_read,
+				      rap_sim_a.pages_read + 2 * RAP_SIM_MAX);
+			/* where stock misses once a window, half of that */
+			if (ras[r] > RAP_SIM_MAX)
+				RAP_EXPECT_LE(t, 2 * rap_sim_b.misses,
+					      rap_sim_a.misses);
+		}
 	}
 }
 

@@ -36,6 +36,7 @@ lotsamiss-page|the page-only read past MMAP_LOTSAMISS|s/(static bool rap_stream_
 lotsamiss-once|a window's marker hit lowering mmap_miss (reads counted once)|s/2 \* s->reads/s->reads/g
 lotsamiss-stream|the file's count in a stride's give-up (a stream counts its own windows)|s/f->taken \+ RAP_STREAM_CONFIRM/2 * s->reads + RAP_STREAM_CONFIRM/
 rule-walked|a backward walker read as a span|s/(static bool rap_stream_walked\([^{]*\{\n[^\n]*\n[^\n]*\n[^\n]*\n)/$1\treturn false;\n/
+rule-above|a walker's pages above its miss cached but not touched (nothing cached there only)|s/(\tif \(!view->has_range\(view->ctx, f->index \+ 1, f->index \+ 2 \* fa\)\)\n\t\treturn true;\n)/$1\treturn false;\n/
 rule-around|stock's window around a strided touch|s/(static bool rap_stream_around\([^{]*\{\n)/$1\treturn false;\n/
 rule-untouched|a stride with nothing touched between its misses|s/(static bool rap_stream_untouched\([^{]*\{\n[^\n]*\n[^\n]*\n[^\n]*\n[^\n]*\n[^\n]*\n)/$1\treturn true;\n/
 rule-own-first|a task's own streams first|s/ \| own << 3 \| m;/ | m;/
