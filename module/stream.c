@@ -1188,16 +1188,18 @@ bool rap_stream_decide(struct rap_stream_set *set,
 	*did = 0;
 	if (!rap_stream_wants(f))
 		return false;
-	f->taken = rap_stream_taken(set, f);
 	if (f->point == RA_POLICY_ASYNC) {
 		s = rap_stream_marked(set, f);
 		if (!s)
 			return false;
+		f->taken = rap_stream_taken(set, f);
 		rap_stream_touch(set, s, f);
 		return rap_stream_async(s, f, view, win, did);
 	}
 
 	base = rap_stream_find(set, f, view, &how, &own);
+	/* before a victim is evicted: its windows count until it goes */
+	f->taken = rap_stream_taken(set, f);
 	if (!base || (how == RAP_MATCH_NEAR && !own)) {
 		/*
 		 * A new stream; near another task's young stream, a fork
