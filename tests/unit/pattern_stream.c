@@ -153,6 +153,22 @@ static unsigned int pat_check(const struct pat_draw *d, bool verbose,
 	return bad;
 }
 
+/* How many of @m's first @n readers missed more than PAT_MISSES; the worst */
+static unsigned long pat_over(const struct pm *m, unsigned int n,
+			      unsigned long *worst)
+{
+	unsigned long over = 0;
+	unsigned int i;
+
+	*worst = 0;
+	for (i = 0; i < n; i++) {
+		over += m->slot_misses[i] > PAT_MISSES;
+		if (m->slot_misses[i] > *worst)
+			*worst = m->slot_misses[i];
+	}
+	return over;
+}
+
 /* What a draw of many files read in turn came to (pat_files()) */
 struct pat_files_run {
 	unsigned long steady, missed, worst;	/* steady readers, over PAT_MISSES */
@@ -185,11 +201,9 @@ static void pat_files(struct pat_files_run *run, unsigned int nfiles,
 		run->slack += 2 * pm_max(&on);
 		if (pat_looks_dense(&d, &d.r[i]))
 			run->slack += d.r[i].left * -d.r[i].stride;
-		run->steady++;
-		run->missed += on.slot_misses[i] > PAT_MISSES;
-		if (on.slot_misses[i] > run->worst)
-			run->worst = on.slot_misses[i];
 	}
+	run->steady = d.nreaders;
+	run->missed = pat_over(&on, d.nreaders, &run->worst);
 	run->pages = on.pages_read;
 	run->stock_pages = stock.pages_read;
 	run->sets = pm_sets(&on);
@@ -285,7 +299,7 @@ static unsigned int pat_files_idle(unsigned int n, unsigned long *failed)
 		{ 1024, 16, 256, RAP_MAP_SEQ, 1, false },
 	};
 	static struct pat_draw d;
-	unsigned int c, i, live_shrinks;
+	unsigned int c, live_shrinks;
 	unsigned long missed, worst, grown;
 	struct pm on;
 	bool ok;
@@ -298,13 +312,7 @@ static unsigned int pat_files_idle(unsigned int n, unsigned long *failed)
 		pm_init(&on, d.nfiles, d.pages, d.ra_pages, d.kind, true);
 		pm_ms_per_touch = 0;
 		pat_run(&d, &on);
-		missed = 0;
-		worst = 0;
-		for (i = 0; i < d.nreaders; i++) {
-			missed += on.slot_misses[i] > PAT_MISSES;
-			if (on.slot_misses[i] > worst)
-				worst = on.slot_misses[i];
-		}
+		missed = pat_over(&on, d.nreaders, &worst);
 		live_shrinks = on.shrinks;
 		grown = pm_sets(&on);
 		pm_idle(&on, RAP_STREAM_REAP_MS * (on.grows + 2));
