@@ -493,13 +493,10 @@ static bool rap_stream_uncached(const struct rap_stream *s,
 }
 
 /*
- * The misses the file's streams took off its mmap_miss: the windows they
- * read one touch at a time, counted twice (each would have raised the
- * file's mmap_miss, and the hit of the marker that took it lowered it
- * instead, in filemap_map_pages()). mmap_miss is the file's, not a
- * stream's: every stream of the file counts, a stream that a jittered
- * reader started afresh and the one it replaced alike. One pass over the
- * set's ways.
+ * What the file's streams took off its mmap_miss against stock
+ * (rap_stream_took()). mmap_miss is the file's, not a stream's: every
+ * stream of the file counts, a stream that a jittered reader started
+ * afresh and the one it replaced alike. One pass over the set's ways.
  */
 static unsigned long rap_stream_taken(const struct rap_stream_set *set,
 				      const struct rap_stream_fault *f)
@@ -512,28 +509,61 @@ static unsigned long rap_stream_taken(const struct rap_stream_set *set,
 
 		if (rap_stream_live(s, f->now) &&
 		    rap_stream_key_eq(&s->key, &f->key))
-			n += 2 * s->reads;
+			n += s->took;
 	}
-	return n;
+	return n / RAP_STREAM_TOOK_UNIT;
 }
 
 /*
- * Whether stock would have given read-around up for the file: the misses
- * its streams took off it reach MMAP_LOTSAMISS. The misses the file took
- * are mmap_miss's own: past MMAP_LOTSAMISS the kernel asks no policy.
+ * What the stream's windows took off the file's mmap_miss against stock
+ * while its reader came @pages on. Stock counts a read-around miss up
+ * (do_sync_mmap_readahead()) and a fault the page cache serves down
+ * (filemap_map_pages(), do_async_mmap_readahead()). Its window reaches
+ * half of it past its miss, so it misses once every half window the
+ * reader moves, or every touch for a longer stride; each such touch the
+ * stream's window serves counts 2 when it faults (the first touch of its
+ * fault-around block: a stride of a block or more), else 1. Only while
+ * stock's count would rise at all: in half a window stock takes its miss
+ * and a hit for every block touched but the miss's own, so past two
+ * blocks it counts down faster than up and sits at zero, as the
+ * tracker's does. In RAP_STREAM_TOOK_UNIT parts of a miss.
+ */
+static void rap_stream_took(struct rap_stream *s,
+			    const struct rap_stream_fault *f,
+			    unsigned long pages)
+{
+	unsigned long half = f->stock_pages / 2 ?: 1;
+	unsigned long fa = f->fault_around_pages ?: 1;
+	unsigned long step = rap_stream_step(s) ?: 1;
+	unsigned long most = 2UL * RAP_STREAM_LOTSAMISS * RAP_STREAM_TOOK_UNIT;
+	unsigned long n;
+
+	if (2 * (step > fa ? step : fa) < half)
+		return;
+	pages = pages < most ? pages : most;
+	n = pages * RAP_STREAM_TOOK_UNIT / (step > half ? step : half) *
+	    (step >= fa ? 2 : 1);
+	s->took = n < most - s->took ? s->took + n : most;
+}
+
+/*
+ * Whether stock would have given read-around up for the file: its
+ * mmap_miss as the fault finds it, plus what its streams took off it,
+ * passes MMAP_LOTSAMISS. Past MMAP_LOTSAMISS on its own the kernel asks
+ * no policy.
  */
 static bool rap_stream_lotsamiss(const struct rap_stream_fault *f)
 {
-	return f->taken > RAP_STREAM_LOTSAMISS;
+	return f->mmap_miss + f->taken > RAP_STREAM_LOTSAMISS;
 }
 
 /*
  * A read-around miss that reads nothing for a stream, with nothing cached
- * next to it, in a file stock would have given read-around up for (its
- * streams' misses taken off it would have counted): the faulting page
- * only, as stock reads then, and not the read-around window of a file
- * whose mmap_miss the tracker kept low (a random reader beside a stream
- * would read around where stock reads single pages). A miss next to
+ * next to it, in a file stock would have given read-around up for
+ * (rap_stream_lotsamiss()): the faulting page only, as stock reads then,
+ * and not the read-around window of a file whose mmap_miss the tracker
+ * kept low (a random reader beside a stream would read around where stock
+ * reads single pages). A miss next to
  * cached pages may be a dense reader's that is no stream yet (a B-tree
  * scan's resumption below the pages it came through): its read-around
  * window stays.
@@ -651,8 +681,10 @@ static bool rap_stream_untouched(const struct rap_stream *s,
  * touch, as stock does, ahead of its reader: while every touch is one of
  * stock's misses (the stride is at least half a window, so no window of
  * stock's holds the next touch) and stock still reads windows, which it
- * stops doing after MMAP_LOTSAMISS (mm/filemap.c) misses in a row: the
- * misses the file's streams took off it (rap_stream_taken()). The
+ * stops doing after MMAP_LOTSAMISS (mm/filemap.c) misses in a row: while
+ * what the file's streams took off it (rap_stream_taken()) stays below,
+ * the file's own count aside (a stream whose window serves a jittered
+ * touch takes a miss off it and counts it). The
  * page cache is then left as stock leaves it, for whatever reads the file
  * next: the benchmark of "filemap: use high-order folios in filemap sync
  * RA" (https://lore.kernel.org/all/20260415192853.3470423-3-stepanov.anatoly@huawei.com/)
@@ -696,8 +728,6 @@ static bool rap_stream_replay_at(struct rap_stream *s,
 		return false;
 	rap_stream_window(win, start, end, s->unit_order);
 	rap_stream_mark(s, win, p);
-	if (s->reads < RAP_STREAM_LOTSAMISS)
-		s->reads++;
 	if (s->window > 1 && f->kind == RAP_MAP_AROUND &&
 	    !rap_stream_around(s, f)) {
 		s->before = 0;
@@ -1071,6 +1101,12 @@ static bool rap_stream_async(struct rap_stream *s,
 		return false;
 	}
 	rap_stream_settle(s);
+	/*
+	 * its reader came through its last window; a forward span's reader
+	 * touches stock's marker too, which reads on without a miss
+	 */
+	if (!s->span || s->delta < 0)
+		rap_stream_took(s, f, s->span ? s->window : rap_stream_step(s));
 	if (!s->span) {
 		if (!rap_stream_replay(s, f, view, from, win))
 			return false;
@@ -1207,14 +1243,18 @@ bool rap_stream_decide(struct rap_stream_set *set,
 		 * (unless its way, of the least claim, is the fork's)
 		 */
 		long delta = base ? (long)(f->index - base->last) : 0;
+		unsigned int took;
 
 		if (base)
 			base->age = ++set->clock;
 		s = rap_stream_victim(set, f->now);
+		/* the file's give-up count outlives the stream that took it */
+		took = rap_stream_live(s, f->now) &&
+		       rap_stream_key_eq(&s->key, &f->key) ? s->took : 0;
 		rap_stream_evict(set, s, f, did);
 		*s = (struct rap_stream){ .key = f->key, .last = f->index,
 					  .origin = f->index, .top = f->index,
-					  .misses = 1,
+					  .misses = 1, .took = took,
 					  .state = RAP_STREAM_TRIAL };
 		if (delta) {
 			/* a distance to try, borrowed: no confidence yet */
@@ -1259,6 +1299,10 @@ bool rap_stream_decide(struct rap_stream_set *set,
 		s->dense = false;
 		break;
 	}
+	/* a miss a few strides on: the stream's windows served those between */
+	if (how == RAP_MATCH_SKIP && !s->span)
+		rap_stream_took(s, f, rap_absdiff(f->index, s->last) -
+				rap_stream_step(s));
 	if (how != RAP_MATCH_SKIP)
 		s->delta = (long)(f->index - s->last);
 	s->last = f->index;

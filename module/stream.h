@@ -97,6 +97,8 @@ typedef unsigned int u32;
 #define RAP_STREAM_CONFIRM	3
 /* Read-around misses after which stock reads only the faulting page */
 #define RAP_STREAM_LOTSAMISS	100
+/* Parts of a miss in rap_stream.took: a stride's share of one of stock's */
+#define RAP_STREAM_TOOK_UNIT	64
 /*
  * Decisions of its set for which a confirmed stream keeps its way after
  * its last touch (a share of them for each miss that continued a stream
@@ -138,8 +140,12 @@ struct rap_stream {
 	unsigned int conf;	/* misses that continued it */
 	/* its misses, whatever matched them, up to RAP_STREAM_CONFIRM */
 	unsigned int misses;
-	/* windows it read one touch at a time, up to RAP_STREAM_LOTSAMISS */
-	unsigned int reads;
+	/*
+	 * what it took off the file's mmap_miss against stock, up to twice
+	 * RAP_STREAM_LOTSAMISS, in RAP_STREAM_TOOK_UNIT parts
+	 * (rap_stream_took())
+	 */
+	unsigned int took;
 	unsigned int unit_order;	/* folio order of its windows and marker */
 	enum rap_stream_state state;
 	bool span;		/* reads whole spans, not one unit per touch */
@@ -226,6 +232,8 @@ struct rap_stream_fault {
 	 */
 	bool stock_seq;
 	pgoff_t stock_next;
+	/* the file's read-around miss count as the fault finds it (f_ra) */
+	unsigned int mmap_miss;
 	/* rap_stream_decide(): the misses the file's streams took off it */
 	unsigned long taken;
 };

@@ -297,6 +297,7 @@ bool rap_tracker_mmap_ra(const struct ra_policy_fault *fault,
 			     fault->ra_async_size <= fault->ra_size &&
 			     f->index >> fault->ra_order == mark >> fault->ra_order,
 		.stock_next = fault->ra_start + fault->ra_size,
+		.mmap_miss = READ_ONCE(fault->file->f_ra.mmap_miss),
 	};
 	struct ra_policy_window out = *win;
 	struct rap_stream_set *snap;

@@ -142,6 +142,7 @@ static bool rap_sim_decide(struct rap_sim *sim, enum ra_policy_point point,
 		.thp_order = 9,
 		.max_order = 9,
 		.fault_around_pages = RAP_SIM_AROUND,
+		.mmap_miss = sim->mmap_miss,
 	};
 	unsigned int did;
 	u64 cost;
@@ -235,7 +236,11 @@ static void rap_sim_marker(struct rap_sim *sim, pgoff_t p)
 	}
 }
 
-/* A touch, and do_fault_around(): the cached pages of its block mapped */
+/*
+ * A touch, and do_fault_around(): the cached pages of its block mapped; a
+ * fault it serves (cached, not mapped, no marker) lowers mmap_miss under
+ * read-around, as 7.3's filemap_map_pages() does for the faulting address
+ */
 static void rap_sim_touch(struct rap_sim *sim, pgoff_t p)
 {
 	pgoff_t i = p & ~(RAP_SIM_AROUND - 1);
@@ -244,6 +249,9 @@ static void rap_sim_touch(struct rap_sim *sim, pgoff_t p)
 		rap_sim_miss(sim, p);
 	else if (sim->page[p] & RAP_SIM_MARKED)
 		rap_sim_marker(sim, p);
+	else if (!(sim->page[p] & RAP_SIM_MAPPED) &&
+		 sim->kind == RAP_MAP_AROUND && sim->mmap_miss)
+		sim->mmap_miss--;
 	for (; i < (p | (RAP_SIM_AROUND - 1)) + 1 && i < sim->pages; i++)
 		if (sim->page[i] & RAP_SIM_CACHED)
 			sim->page[i] |= RAP_SIM_MAPPED;
@@ -1134,6 +1142,47 @@ static void rap_case_stream_random_beside_stride(struct rap_test *t)
 }
 
 /*
+ * A short strided scan, then a random reader of the same file: stock's
+ * mmap_miss holds the scan's misses and the random reader's, and passes
+ * MMAP_LOTSAMISS early in the random reads, which read their page only
+ * from then on. The tracker served the scan's touches (49 of them: what
+ * its stream took off the count, two a touch, stays just under
+ * MMAP_LOTSAMISS), so the file's count holds the random misses less the
+ * scan's hits; the count as the fault finds it and what the stream took
+ * off it together are stock's, and the random reader gives read-around up
+ * where stock's does. The scan's windows are stock's around each touch:
+ * nothing beyond stock's but the window in flight. (With the stream's
+ * part alone the random reader read around until the file's own count
+ * passed MMAP_LOTSAMISS: 6332 pages against stock's 4696.)
+ */
+static void rap_case_stream_random_after_stride(struct rap_test *t)
+{
+	unsigned long i;
+	u32 seed = 11;
+
+	rap_sim_init(&rap_sim_a, RAP_SIM_PAGES, 32, RAP_MAP_AROUND, false);
+	rap_sim_init(&rap_sim_b, RAP_SIM_PAGES, 32, RAP_MAP_AROUND, true);
+	rap_sim_a.reader = 1;
+	rap_sim_b.reader = 1;
+	for (i = 0; i < 49; i++) {
+		rap_sim_touch(&rap_sim_a, RAP_SIM_PAGES / 2 - 1 - 64 * i);
+		rap_sim_touch(&rap_sim_b, RAP_SIM_PAGES / 2 - 1 - 64 * i);
+	}
+	rap_sim_a.reader = 2;
+	rap_sim_b.reader = 2;
+	for (i = 0; i < 1600; i++) {
+		pgoff_t r = RAP_SIM_PAGES / 2 +
+			    rap_sim_rand(&seed) % (RAP_SIM_PAGES / 2);
+
+		rap_sim_touch(&rap_sim_a, r);
+		rap_sim_touch(&rap_sim_b, r);
+	}
+	RAP_EXPECT(t, rap_sim_a.mmap_miss > 100);
+	RAP_EXPECT_LE(t, rap_sim_b.pages_read,
+		      rap_sim_a.pages_read + rap_sim_b.ra_pages);
+}
+
+/*
  * A strided reader beside readers of random pages, which from its third
  * touch on miss 8 times between two of its touches (more misses than the
  * set has ways): the random misses start streams of no confidence, which
@@ -1355,6 +1404,70 @@ static void rap_case_stream_random_beside_scan(struct rap_test *t)
 	}
 	RAP_EXPECT_LE(t, rap_sim_b.pages_read,
 		      rap_sim_a.pages_read + 2 * RAP_SIM_MAX);
+}
+
+/*
+ * The reverse scan and a random reader (one touch every 256 pages the
+ * scan moves) at read_ahead_kb 1024: stock's read-around window of 256
+ * pages takes one miss for every 128 pages the scan moves and a
+ * fault-around hit for each of the 7 blocks below it, so its count sits
+ * at zero and the random reader reads around throughout, on stock and
+ * with the tracker alike (the same pages): the scan's windows took
+ * nothing off a count that could not rise. (Counted as taken, the scan's
+ * windows gave read-around up for the random reader: 41622 pages against
+ * 45356.)
+ */
+static void rap_case_stream_random_beside_wide_scan(struct rap_test *t)
+{
+	unsigned long i;
+	u32 seed = 3;
+
+	rap_sim_init(&rap_sim_a, RAP_SIM_PAGES, 256, RAP_MAP_AROUND, false);
+	rap_sim_init(&rap_sim_b, RAP_SIM_PAGES, 256, RAP_MAP_AROUND, true);
+	for (i = 0; i < RAP_SIM_PAGES / 2; i++) {
+		pgoff_t r = RAP_SIM_PAGES / 2 +
+			    rap_sim_rand(&seed) % (RAP_SIM_PAGES / 2);
+
+		rap_sim_touch(&rap_sim_a, RAP_SIM_PAGES / 2 - 1 - i);
+		rap_sim_touch(&rap_sim_b, RAP_SIM_PAGES / 2 - 1 - i);
+		if (i % 256)
+			continue;
+		rap_sim_touch(&rap_sim_a, r);
+		rap_sim_touch(&rap_sim_b, r);
+	}
+	RAP_EXPECT(t, rap_sim_a.mmap_miss <= 100);
+	RAP_EXPECT_EQ(t, rap_sim_b.pages_read, rap_sim_a.pages_read);
+}
+
+/*
+ * The scan of stream_random_beside_scan forwards: stock's read-around
+ * window marks a page ahead of the miss, the scan touches it, and stock
+ * reads on without a miss, each hit lowering its count: the count sits
+ * at zero and the random reader reads around throughout, on stock and
+ * with the tracker alike (no more misses): the scan's windows took
+ * nothing off a count that could not rise. (Counted as taken, they gave
+ * read-around up for the random reader: 1689 misses against 1379.)
+ */
+static void rap_case_stream_random_beside_forward_scan(struct rap_test *t)
+{
+	unsigned long i;
+	u32 seed = 3;
+
+	rap_sim_init(&rap_sim_a, RAP_SIM_PAGES, 32, RAP_MAP_AROUND, false);
+	rap_sim_init(&rap_sim_b, RAP_SIM_PAGES, 32, RAP_MAP_AROUND, true);
+	for (i = 0; i < RAP_SIM_PAGES / 2; i++) {
+		pgoff_t r = RAP_SIM_PAGES / 2 +
+			    rap_sim_rand(&seed) % (RAP_SIM_PAGES / 2);
+
+		rap_sim_touch(&rap_sim_a, i);
+		rap_sim_touch(&rap_sim_b, i);
+		if (i % 16)
+			continue;
+		rap_sim_touch(&rap_sim_a, r);
+		rap_sim_touch(&rap_sim_b, r);
+	}
+	RAP_EXPECT(t, rap_sim_a.mmap_miss <= 100);
+	RAP_EXPECT_LE(t, rap_sim_b.misses, rap_sim_a.misses);
 }
 
 /*
@@ -1965,6 +2078,10 @@ static const struct rap_stream_case rap_stream_cases[] = {
 	{ "stream_windows_valid", rap_case_stream_windows_valid },
 	{ "stream_abandoned_age", rap_case_stream_abandoned_age },
 	{ "stream_random_beside_stride", rap_case_stream_random_beside_stride },
+	{ "stream_random_after_stride", rap_case_stream_random_after_stride },
+	{ "stream_random_beside_wide_scan", rap_case_stream_random_beside_wide_scan },
+	{ "stream_random_beside_forward_scan",
+	  rap_case_stream_random_beside_forward_scan },
 	{ "stream_expires", rap_case_stream_expires },
 	{ "stream_holes", rap_case_stream_holes },
 	{ "stream_confirmed_query", rap_case_stream_confirmed_query },

@@ -190,6 +190,7 @@ static bool pm_decide(struct pm *m, unsigned int fi,
 			     index == file->ra_start + file->ra_size -
 				      file->ra_async,
 		.stock_next = file->ra_start + file->ra_size,
+		.mmap_miss = file->mmap_miss,
 	};
 	unsigned int did;
 	bool replaced;
@@ -314,7 +315,12 @@ static void pm_marker(struct pm *m, unsigned int fi, pgoff_t p)
 	}
 }
 
-/* A touch of page @p of file @fi, and do_fault_around() */
+/*
+ * A touch of page @p of file @fi, and do_fault_around(). A fault that
+ * fault-around serves (cached, not mapped, no marker) lowers the file's
+ * mmap_miss under read-around, as 7.3's filemap_map_pages() does for the
+ * faulting address; 6.12 lowers it by the pages it maps.
+ */
 static void pm_touch(struct pm *m, unsigned int fi, pgoff_t p)
 {
 	struct pm_file *f = &m->file[fi];
@@ -328,6 +334,9 @@ static void pm_touch(struct pm *m, unsigned int fi, pgoff_t p)
 		pm_miss(m, fi, p);
 	else if (f->page[p] & PM_MARKED)
 		pm_marker(m, fi, p);
+	else if (!(f->page[p] & PM_MAPPED) && m->kind == RAP_MAP_AROUND &&
+		 f->mmap_miss)
+		f->mmap_miss--;
 	for (; i < (p | (PM_AROUND - 1)) + 1 && i < f->pages; i++)
 		if (f->page[i] & PM_CACHED)
 			f->page[i] |= PM_MAPPED;
