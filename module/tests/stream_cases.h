@@ -1378,6 +1378,34 @@ static void rap_case_stream_jitter(struct rap_test *t)
 }
 
 /*
+ * A scan of every page of the file's lower half, downwards (upwards if
+ * @up), in both sims at @ra_pages read-around, and a random reader of its
+ * upper half, one touch every @every pages the scan moves
+ */
+static void rap_sim_scan_random(unsigned long ra_pages, bool up,
+				unsigned long every)
+{
+	unsigned long i;
+	u32 seed = 3;
+
+	rap_sim_init(&rap_sim_a, RAP_SIM_PAGES, ra_pages, RAP_MAP_AROUND,
+		     false);
+	rap_sim_init(&rap_sim_b, RAP_SIM_PAGES, ra_pages, RAP_MAP_AROUND, true);
+	for (i = 0; i < RAP_SIM_PAGES / 2; i++) {
+		pgoff_t p = up ? i : RAP_SIM_PAGES / 2 - 1 - i;
+		pgoff_t r = RAP_SIM_PAGES / 2 +
+			    rap_sim_rand(&seed) % (RAP_SIM_PAGES / 2);
+
+		rap_sim_touch(&rap_sim_a, p);
+		rap_sim_touch(&rap_sim_b, p);
+		if (i % every)
+			continue;
+		rap_sim_touch(&rap_sim_a, r);
+		rap_sim_touch(&rap_sim_b, r);
+	}
+}
+
+/*
  * A reverse scan and a random reader in one file: the scan's windows
  * took its misses off the file, which stock would have counted towards
  * MMAP_LOTSAMISS; the random reader's misses read their page only where
@@ -1386,22 +1414,7 @@ static void rap_case_stream_jitter(struct rap_test *t)
  */
 static void rap_case_stream_random_beside_scan(struct rap_test *t)
 {
-	unsigned long i;
-	u32 seed = 3;
-
-	rap_sim_init(&rap_sim_a, RAP_SIM_PAGES, 32, RAP_MAP_AROUND, false);
-	rap_sim_init(&rap_sim_b, RAP_SIM_PAGES, 32, RAP_MAP_AROUND, true);
-	for (i = 0; i < RAP_SIM_PAGES / 2; i++) {
-		pgoff_t r = RAP_SIM_PAGES / 2 +
-			    rap_sim_rand(&seed) % (RAP_SIM_PAGES / 2);
-
-		rap_sim_touch(&rap_sim_a, RAP_SIM_PAGES / 2 - 1 - i);
-		rap_sim_touch(&rap_sim_b, RAP_SIM_PAGES / 2 - 1 - i);
-		if (i % 16)
-			continue;
-		rap_sim_touch(&rap_sim_a, r);
-		rap_sim_touch(&rap_sim_b, r);
-	}
+	rap_sim_scan_random(32, false, 16);
 	RAP_EXPECT_LE(t, rap_sim_b.pages_read,
 		      rap_sim_a.pages_read + 2 * RAP_SIM_MAX);
 }
@@ -1419,22 +1432,7 @@ static void rap_case_stream_random_beside_scan(struct rap_test *t)
  */
 static void rap_case_stream_random_beside_wide_scan(struct rap_test *t)
 {
-	unsigned long i;
-	u32 seed = 3;
-
-	rap_sim_init(&rap_sim_a, RAP_SIM_PAGES, 256, RAP_MAP_AROUND, false);
-	rap_sim_init(&rap_sim_b, RAP_SIM_PAGES, 256, RAP_MAP_AROUND, true);
-	for (i = 0; i < RAP_SIM_PAGES / 2; i++) {
-		pgoff_t r = RAP_SIM_PAGES / 2 +
-			    rap_sim_rand(&seed) % (RAP_SIM_PAGES / 2);
-
-		rap_sim_touch(&rap_sim_a, RAP_SIM_PAGES / 2 - 1 - i);
-		rap_sim_touch(&rap_sim_b, RAP_SIM_PAGES / 2 - 1 - i);
-		if (i % 256)
-			continue;
-		rap_sim_touch(&rap_sim_a, r);
-		rap_sim_touch(&rap_sim_b, r);
-	}
+	rap_sim_scan_random(256, false, 256);
 	RAP_EXPECT(t, rap_sim_a.mmap_miss <= 100);
 	RAP_EXPECT_EQ(t, rap_sim_b.pages_read, rap_sim_a.pages_read);
 }
@@ -1450,22 +1448,7 @@ static void rap_case_stream_random_beside_wide_scan(struct rap_test *t)
  */
 static void rap_case_stream_random_beside_forward_scan(struct rap_test *t)
 {
-	unsigned long i;
-	u32 seed = 3;
-
-	rap_sim_init(&rap_sim_a, RAP_SIM_PAGES, 32, RAP_MAP_AROUND, false);
-	rap_sim_init(&rap_sim_b, RAP_SIM_PAGES, 32, RAP_MAP_AROUND, true);
-	for (i = 0; i < RAP_SIM_PAGES / 2; i++) {
-		pgoff_t r = RAP_SIM_PAGES / 2 +
-			    rap_sim_rand(&seed) % (RAP_SIM_PAGES / 2);
-
-		rap_sim_touch(&rap_sim_a, i);
-		rap_sim_touch(&rap_sim_b, i);
-		if (i % 16)
-			continue;
-		rap_sim_touch(&rap_sim_a, r);
-		rap_sim_touch(&rap_sim_b, r);
-	}
+	rap_sim_scan_random(32, true, 16);
 	RAP_EXPECT(t, rap_sim_a.mmap_miss <= 100);
 	RAP_EXPECT_LE(t, rap_sim_b.misses, rap_sim_a.misses);
 }
