@@ -563,10 +563,9 @@ static bool rap_stream_lotsamiss(const struct rap_stream_fault *f)
  * (rap_stream_lotsamiss()): the faulting page only, as stock reads then,
  * and not the read-around window of a file whose mmap_miss the tracker
  * kept low (a random reader beside a stream would read around where stock
- * reads single pages). A miss next to
- * cached pages may be a dense reader's that is no stream yet (a B-tree
- * scan's resumption below the pages it came through): its read-around
- * window stays.
+ * reads single pages). A miss next to cached pages may be a dense
+ * reader's that is no stream yet (a B-tree scan's resumption below the
+ * pages it came through): its read-around window stays.
  */
 static bool rap_stream_page_only(const struct rap_stream_fault *f,
 				 const struct rap_cache_view *view,
@@ -684,10 +683,10 @@ static bool rap_stream_untouched(const struct rap_stream *s,
  * stops doing after MMAP_LOTSAMISS (mm/filemap.c) misses in a row: while
  * what the file's streams took off it (rap_stream_taken()) stays below,
  * the file's own count aside (a stream whose window serves a jittered
- * touch takes a miss off it and counts it). The
- * page cache is then left as stock leaves it, for whatever reads the file
- * next: the benchmark of "filemap: use high-order folios in filemap sync
- * RA" (https://lore.kernel.org/all/20260415192853.3470423-3-stepanov.anatoly@huawei.com/)
+ * touch takes a miss off it and counts it). The page cache is then left
+ * as stock leaves it, for whatever reads the file next: the benchmark
+ * of "filemap: use high-order folios in filemap sync RA"
+ * (https://lore.kernel.org/all/20260415192853.3470423-3-stepanov.anatoly@huawei.com/)
  * reads one page per 4 MiB, then again over the pages read around them.
  * Past that, the touched pages only.
  */
