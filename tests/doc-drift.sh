@@ -91,8 +91,10 @@ comp() {
 		"$top/userspace/rapolicyctl/rapolicyctl.bash-completion" "$@"
 }
 comp rapolicyctl set "" | tr -d = >$T/comp.pol
-cut -d' ' -f1 $T/policies | diff -u - $T/comp.pol >/dev/null
-tap $? "the completion offers the table's policies"
+{ cut -d' ' -f1 $T/policies; echo streams_max_kb; } | diff -u - $T/comp.pol >/dev/null
+tap $? "the completion offers the table's policies and streams_max_kb"
+comp rapolicyctl get "" | grep -qx streams_bytes && [ -z "$(comp rapolicyctl set streams_max_kb=)" ]
+tap $? "the completion offers get streams_bytes, and no value for streams_max_kb"
 ok=0
 while read -r name vals; do
 	got=$(comp rapolicyctl set "$name=" | sed "s/^$name=//" | tr '\n' ' ')

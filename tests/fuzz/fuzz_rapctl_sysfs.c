@@ -13,7 +13,7 @@ static const char *const files[] = {
 	"version", "descending_thp", "pmd_hit", "sync_mmap_order", "ab/mode",
 	"ab/cgroup", "ab/salt", "ab/sample_permille", "ab/descending_around",
 	"stats/a/sync_miss", "stats/b/pages_read", "stats/elapsed_ms",
-	"stats/settings_changed", "stats/buckets",
+	"stats/settings_changed", "stats/buckets", "streams_max_kb", "ab/streams_bytes",
 };
 
 static const char *const commands[][5] = {
@@ -23,7 +23,8 @@ static const char *const commands[][5] = {
 	{ "stats", "--json" }, { "stats", "--prometheus" }, { "ab", "status" },
 	{ "ab", "sample" }, { "ab", "report" }, { "ab", "report", "--json" },
 	{ "ab", "assign", "sample", "10" }, { "ab", "set", "descending_thp=stream" },
-	{ "ab", "period" },
+	{ "ab", "period" }, { "set", "streams_max_kb=8192", "pmd_hit=on" },
+	{ "get", "streams_max_kb", "streams_bytes", "--json" },
 };
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))

@@ -98,7 +98,8 @@ int opt_val(int argc, char **argv, int *i, const char *name, const char **v)
 static void allowed(const struct rap_state *s, int p, char *buf, size_t size)
 {
 	const struct pol_def *d = &pol_defs[p];
-	size_t o = 0;
+	size_t o = (size_t)snprintf(buf, size, p < NR_POL ? "one of " :
+				    p == POL_streams_max_kb ? "a number of KiB" : "settable (read-only)");
 
 	for (unsigned int i = 0; i < d->nr; i++)
 		o += (size_t)snprintf(buf + o, size - o, "%s%s", i ? ", " : "", d->values[i]);
@@ -133,8 +134,7 @@ int parse_pairs(struct ctx *c, const char *cmd, const struct rap_state *s,
 			bad = usage(c, cmd, "%s given twice", name);
 		} else if (!pol_valid(s, p, eq + 1)) {
 			allowed(s, p, al, sizeof(al));
-			bad = usage(c, cmd, "%s: '%s' is not one of %s", name,
-				    esc(eq + 1), al);
+			bad = usage(c, cmd, "%s: '%s' is not %s", name, esc(eq + 1), al);
 		} else {
 			seen |= 1u << p;
 			snprintf(out->v[p], VAL_LEN, "%s", eq + 1);
@@ -147,23 +147,26 @@ int arm_available(struct ctx *c, const struct rap_state *s, const struct arm_set
 {
 	int ret = RC_OK;
 
-	for (int p = 0; p < NR_POL; p++)
+	for (int p = 0; p <= POL_streams_max_kb; p++)
 		if (!pol_available(s, p, to->v[p]))
 			ret = errmsg(c, "%s: value '%s' is not available on this kernel",
 				     pol_defs[p].name, esc(to->v[p]));
 	return ret;
 }
 
+/* The bound first: when the module refuses it, there is nothing to undo */
 size_t plan_arm(struct write *w, int arm, const struct arm_set *from,
 		const struct arm_set *to)
 {
-	for (int p = 0; p < NR_POL; p++) {
-		snprintf(w[p].file, sizeof(w[p].file), "%s%s", arm ? "ab/" : "",
+	for (int i = 0; i <= NR_POL; i++) {
+		int p = i ? i - 1 : POL_streams_max_kb;
+
+		snprintf(w[i].file, sizeof(w[i].file), "%s%s", arm ? "ab/" : "",
 			 pol_defs[p].name);
-		snprintf(w[p].from, sizeof(w[p].from), "%s", from->v[p]);
-		snprintf(w[p].to, sizeof(w[p].to), "%s", to->v[p]);
+		snprintf(w[i].from, sizeof(w[i].from), "%s", from->v[p]);
+		snprintf(w[i].to, sizeof(w[i].to), "%s", to->v[p]);
 	}
-	return NR_POL;
+	return NR_POL + 1;
 }
 
 int apply_report(struct ctx *c, const struct write *w, size_t n)
@@ -178,9 +181,12 @@ int apply_report(struct ctx *c, const struct write *w, size_t n)
 		snprintf(what, sizeof(what), "writing '%s' to " RAP_DIR "/%s",
 			 esc(w[failed].to), w[failed].file);
 		io_error(c, ret, what);
-		return errmsg(c, undo_failed ?
-			      "could not restore every earlier write: check 'rapolicyctl status'" :
-			      "nothing was changed");
+		for (size_t i = 0; i < failed; i++)	/* anything to undo? */
+			if (strcmp(w[i].from, w[i].to))
+				return errmsg(c, undo_failed ?
+					      "could not restore every earlier write: check 'rapolicyctl status'" :
+					      "nothing was changed");
+		return RC_ERR;
 	}
 	for (size_t i = 0; i < n; i++) {
 		if (strcmp(w[i].from, w[i].to))
@@ -225,7 +231,7 @@ static void help_policies(FILE *f)
 /* set and ab set: the pairs on top of the arm's current values */
 int set_arm(struct ctx *c, const char *cmd, int arm, int argc, char **argv)
 {
-	struct write w[NR_POL];
+	struct write w[NR_POL + 1];
 	struct rap_state s;
 	struct arm_set to;
 	int ret;
@@ -233,7 +239,8 @@ int set_arm(struct ctx *c, const char *cmd, int arm, int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (is_help(argv[i])) {
 			fprintf(c->out, "Usage: rapolicyctl %s POLICY=VALUE...\n\n"
-				"Set policies of arm %c: all of them, or none when one is wrong.\n",
+				"Set policies of arm %c: all of them, or none when one is wrong.\n"
+				"streams_max_kb=KIB bounds its stream table (the module's range).\n",
 				cmd, 'A' + arm);
 			help_policies(c->out);
 			return RC_OK;

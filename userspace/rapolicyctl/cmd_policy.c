@@ -64,10 +64,11 @@ static void print_unavailable(FILE *f, const struct rap_state *s)
 
 static const char usage_status[] =
 "Usage: rapolicyctl status [--json]\n\n"
-"The module's version, both arms' policies, the profile each matches (or\n"
-"'custom' and how it differs from the closest), what this kernel cannot\n"
-"honour ('unavailable'), the A/B assignment and the time the counters\n"
-"cover.  Exit status 1 when the module is not loaded.\n";
+"The module's version, both arms' policies and stream table bound and size\n"
+"(streams_max_kb, streams_bytes), the profile each matches (or 'custom'\n"
+"and how it differs from the closest), what this kernel cannot honour\n"
+"('unavailable'), the A/B assignment and the time the counters cover.\n"
+"Exit status 1 when the module is not loaded.\n";
 
 int cmd_status(struct ctx *c, int argc, char **argv)
 {
@@ -89,6 +90,9 @@ int cmd_status(struct ctx *c, int argc, char **argv)
 	if (json) {
 		json_t *o = json_state(&s);
 
+		for (int arm = 0; arm < NR_ARMS && !s.avail[POL_streams_bytes].absent; arm++)
+			json_object_set_new(json_object_get(o, arm ? "b" : "a"), "streams_bytes",
+					    json_value(POL_streams_bytes, s.arm[arm].v[POL_streams_bytes]));
 		json_object_set_new(o, "unavailable", json_unavailable(&s));
 		json_object_set_new(o, "stats", json_counters(&s.st));
 		json_out(c->out, o, false);
@@ -96,7 +100,7 @@ int cmd_status(struct ctx *c, int argc, char **argv)
 	}
 	fprintf(c->out, "module:  rapolicy %s\n", esc(s.version));
 	fprintf(c->out, "%-18s  %-12s  %s\n", "policy", "arm A", "arm B");
-	for (int p = 0; p < NR_POL; p++)
+	for (int p = 0; p < NR_SHOWN; p++)
 		fprintf(c->out, "%-18s  %-12s  %s\n", pol_defs[p].name,
 			s.avail[p].absent ? "unavailable" : s.arm[ARM_A].v[p],
 			s.avail[p].absent ? "unavailable" : s.arm[ARM_B].v[p]);
@@ -111,8 +115,9 @@ int cmd_status(struct ctx *c, int argc, char **argv)
 
 static const char usage_get[] =
 "Usage: rapolicyctl get [--arm a|b] [-n] [--json] [POLICY...]\n\n"
-"Print POLICY=VALUE for each policy (all by default) of arm A, or of arm B\n"
-"with --arm b; -n prints the values only, --json one object.\n";
+"Print POLICY=VALUE for each policy (all by default, then streams_max_kb\n"
+"and streams_bytes) of arm A, or of arm B with --arm b; -n prints the\n"
+"values only, --json one object.\n";
 
 int cmd_get(struct ctx *c, int argc, char **argv)
 {
@@ -144,7 +149,7 @@ int cmd_get(struct ctx *c, int argc, char **argv)
 	if (ret)
 		return ret;
 	o = json_object();
-	for (int p = 0; p < NR_POL; p++) {
+	for (int p = 0; p < NR_SHOWN; p++) {
 		bool want = !nops;
 
 		for (int i = 1; i <= nops; i++)
@@ -156,7 +161,7 @@ int cmd_get(struct ctx *c, int argc, char **argv)
 			continue;
 		}
 		if (json)
-			json_object_set_new(o, pol_defs[p].name, json_string(s.arm[arm].v[p]));
+			json_object_set_new(o, pol_defs[p].name, json_value(p, s.arm[arm].v[p]));
 		else if (values)
 			fprintf(c->out, "%s\n", s.arm[arm].v[p]);
 		else
@@ -185,7 +190,7 @@ int cmd_profile(struct ctx *c, int argc, char **argv)
 {
 	int arm = ARM_A, nops = 0, ret;
 	const struct profile *pr;
-	struct write w[NR_POL];
+	struct write w[NR_POL + 1];
 	struct rap_state s;
 	struct arm_set pv;
 	char prefix[16];
@@ -216,6 +221,7 @@ int cmd_profile(struct ctx *c, int argc, char **argv)
 	ret = need_state(c, &s);
 	if (ret)
 		return ret;
+	pv = s.arm[arm];	/* a profile leaves the bound */
 	profile_values(pr, &pv);
 	if (nops == 1) {
 		ret = arm_available(c, &s, &pv);
@@ -227,8 +233,8 @@ int cmd_profile(struct ctx *c, int argc, char **argv)
 
 static const char usage_save[] =
 "Usage: rapolicyctl save\n\n"
-"Print both arms' policies and the A/B assignment as JSON, for 'apply'\n"
-"(at boot, rapolicy.service applies /etc/rapolicy.conf).\n";
+"Print both arms' policies and streams_max_kb, and the A/B assignment, as\n"
+"JSON for 'apply' (at boot, rapolicy.service applies /etc/rapolicy.conf).\n";
 
 int cmd_save(struct ctx *c, int argc, char **argv)
 {
@@ -246,13 +252,15 @@ int cmd_save(struct ctx *c, int argc, char **argv)
 	return RC_OK;
 }
 
-/* One arm of a saved state: a policy not named is stock */
+/* One arm of a saved state: a policy not named is stock, no bound keeps it */
 static int load_arm(struct ctx *c, const struct rap_state *s, json_t *j,
 		    const char *key, struct arm_set *out)
 {
-	const char *name;
+	const char *name, *val;
+	char num[VAL_LEN];
 	json_t *v;
 
+	*out = s->arm[key[0] - 'a'];
 	profile_values(&profiles[0], out);	/* stock */
 	if (!j)
 		return 0;
@@ -263,9 +271,12 @@ static int load_arm(struct ctx *c, const struct rap_state *s, json_t *j,
 
 		if (p < 0)
 			return usage(c, "apply", "%s: unknown policy '%s'", key, esc(name));
-		if (!json_is_string(v) || !pol_valid(s, p, json_string_value(v)))
+		/* a policy's value is a string, a bound's an integer (cut short: too large) */
+		snprintf(num, sizeof(num), "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+		val = p < NR_POL ? json_string_value(v) : json_is_integer(v) ? num : NULL;
+		if (!val || !pol_valid(s, p, val))
 			return usage(c, "apply", "%s: %s: not a value of the policy", key, name);
-		snprintf(out->v[p], VAL_LEN, "%s", json_string_value(v));
+		snprintf(out->v[p], VAL_LEN, "%s", val);
 	}
 	return 0;
 }
@@ -303,15 +314,16 @@ static int load_ab(struct ctx *c, json_t *j, struct ab_conf *ab)
 static const char usage_apply[] =
 "Usage: rapolicyctl apply FILE\n\n"
 "Set the whole state that 'rapolicyctl save' printed ('-' reads stdin):\n"
-"both arms' policies (stock where FILE names none) and the A/B assignment\n"
-"(off where FILE has none).  All of it is checked first; when a write\n"
-"fails, the earlier ones are undone.  A cgroup that does not exist is\n"
-"skipped with a warning (the A/B mode stays off), the rest applied.\n";
+"both arms' policies (stock where FILE names none), streams_max_kb (kept\n"
+"where FILE has none) and the A/B assignment (off where FILE has none).\n"
+"All of it is checked first; when a write fails, the earlier ones are\n"
+"undone.  A cgroup that does not exist is skipped with a warning (the A/B\n"
+"mode stays off), the rest applied.\n";
 
 int cmd_apply(struct ctx *c, int argc, char **argv)
 {
 	json_t *j, *a = NULL, *b = NULL, *ab = NULL, *ver = NULL;
-	struct write w[2 * NR_POL + 4];
+	struct write w[2 * NR_POL + 6];
 	struct arm_set to[NR_ARMS];
 	struct ab_conf abc;
 	struct rap_state s;

@@ -4,6 +4,7 @@
  * reads nothing.  JSON goes through jansson.
  */
 #include <jansson.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -114,16 +115,20 @@ void print_prometheus(FILE *f, const struct rap_state *s, bool up)
 	}
 }
 
-/* An arm's policies; not those the module lacks, which apply leaves at stock */
+/* An arm's policies and bound; not what the module lacks (apply: as at load) */
 void *json_arm(const struct rap_state *s, int arm)
 {
 	json_t *o = json_object();
 
-	for (int p = 0; p < NR_POL; p++)
+	for (int p = 0; p <= POL_streams_max_kb; p++)
 		if (!s->avail[p].absent)
-			json_object_set_new(o, pol_defs[p].name,
-					    json_string(s->arm[arm].v[p]));
+			json_object_set_new(o, pol_defs[p].name, json_value(p, s->arm[arm].v[p]));
 	return o;
+}
+
+void *json_value(int p, const char *v)
+{
+	return p < NR_POL ? json_string(v) : json_u64(strtoull(v, NULL, 10));
 }
 
 void *json_unavailable(const struct rap_state *s)

@@ -29,11 +29,20 @@
 #define RAP_DIR		"/sys/kernel/mm/rapolicy"
 #define RAP_HOOK_SYM	"readahead_policy_register"
 
+/*
+ * After the policies, two numbers of each arm that get and status show
+ * with them: the bound on its stream tracker's table in KiB, which set and
+ * apply write and the module checks, and the table's size in bytes
+ */
 enum {
 #define RAP_POLICY(name, orders, help, ...) POL_##name,
 #include "table.h"
-	NR_POL
+	NR_POL,
+	POL_streams_max_kb = NR_POL,
+	POL_streams_bytes,
+	NR_SHOWN
 };
+#define STREAMS_MAX_KB	"4096"	/* at load, and where a module has no bound */
 
 enum {
 #define RAP_STAT(name, help) ST_##name,
@@ -48,7 +57,7 @@ struct pol_def {
 	bool order;			/* also takes a folio order */
 };
 
-extern const struct pol_def pol_defs[NR_POL];
+extern const struct pol_def pol_defs[NR_SHOWN];
 extern const char *const st_names[NR_ST];
 extern const char *const st_help[NR_ST];
 extern const char *const ab_modes[3];
@@ -57,9 +66,9 @@ enum { ARM_A, ARM_B, NR_ARMS };
 enum { AB_OFF, AB_CGROUP, AB_SAMPLE };
 #define VAL_LEN 16
 
-/* One arm's policies: the value of each, as the module spells it */
+/* One arm's policies and numbers: the value of each, as the module spells it */
 struct arm_set {
-	char v[NR_POL][VAL_LEN];
+	char v[NR_SHOWN][VAL_LEN];
 };
 
 struct ab_conf {
@@ -93,7 +102,7 @@ struct pol_avail {
 struct rap_state {
 	char version[64];
 	struct arm_set arm[NR_ARMS];
-	struct pol_avail avail[NR_POL];
+	struct pol_avail avail[NR_SHOWN];
 	struct ab_conf ab;
 	struct counters st;
 };
@@ -114,8 +123,8 @@ int rap_load_counters(struct counters *st, char *bad, size_t badlen);
 uint64_t counter_delta(uint64_t prev, uint64_t cur);
 void counters_delta(const struct counters *prev, const struct counters *cur,
 		    struct counters *d);
-int pol_find(const char *name);	/* -1: no such policy */
-/* A value of the table (orders up to the module's largest) */
+int pol_find(const char *name);	/* -1: no such policy (or number) */
+/* A value of the table (orders up to the module's largest); a bound: KiB */
 bool pol_valid(const struct rap_state *s, int p, const char *val);
 /* A value the module lists: one this kernel honours */
 bool pol_available(const struct rap_state *s, int p, const char *val);
@@ -154,6 +163,7 @@ const char *esc(const char *s);
 void print_prometheus(FILE *f, const struct rap_state *s, bool up);
 /* JSON (jansson's json_t *, as void * to keep jansson.h out of here) */
 void *json_arm(const struct rap_state *s, int arm);
+void *json_value(int p, const char *v);	/* a string, or a number's integer */
 /* rap_unavailable() as an array of strings */
 void *json_unavailable(const struct rap_state *s);
 void *json_ab(const struct ab_conf *ab);

@@ -22,8 +22,10 @@
 
 #define RAP_POLICY(name, orders, help, ...) [POL_##name] = { #name, help, \
 	vals_##name, sizeof(vals_##name) / sizeof(vals_##name[0]), orders },
-const struct pol_def pol_defs[NR_POL] = {
+const struct pol_def pol_defs[NR_SHOWN] = {
 #include "table.h"
+	[POL_streams_max_kb] = { "streams_max_kb", "KiB", NULL, 0, false },
+	[POL_streams_bytes] = { "streams_bytes", "bytes", NULL, 0, false },
 };
 
 #define RAP_STAT(name, help) #name,
@@ -160,16 +162,17 @@ static int parse_choice(char *text, const char *const *names, unsigned int nr,
 }
 
 /*
- * One arm's policy files. A file that is not there is a policy this
- * module does not have: unavailable, at stock. Both arms must list the
- * same values.
+ * One arm's policy files, then its numbers. A file that is not there is a
+ * policy this module does not have: unavailable, at stock (an older
+ * module's bound: as at load). Both arms must list the same values.
  */
 static int load_arm(struct rap_state *s, int arm, char *bad, size_t badlen)
 {
-	for (int p = 0; p < NR_POL; p++) {
+	for (int p = 0; p < NR_SHOWN; p++) {
 		const struct pol_def *d = &pol_defs[p];
-		struct pol_avail av;
+		struct pol_avail av = { 0 };
 		char file[64], text[512];
+		uint64_t v;
 		int ret;
 
 		snprintf(file, sizeof(file), "%s%s", arm ? "ab/" : "", d->name);
@@ -177,11 +180,14 @@ static int load_arm(struct rap_state *s, int arm, char *bad, size_t badlen)
 		ret = read_mod(file, text, sizeof(text));
 		if (ret == -ENOENT) {
 			av = (struct pol_avail){ .absent = true, .listed = 1 };
-			snprintf(s->arm[arm].v[p], VAL_LEN, "%s", d->values[0]);
+			snprintf(s->arm[arm].v[p], VAL_LEN, "%s", d->nr ? d->values[0] : STREAMS_MAX_KB);
 			ret = 0;
-		} else if (!ret) {
+		} else if (!ret && p < NR_POL) {
 			ret = parse_choice(text, d->values, d->nr, d->order, &av,
 					   s->arm[arm].v[p]);
+		} else if (!ret) {
+			ret = parse_u64(text, &v) || strlen(text) >= VAL_LEN ? -EPROTO : 0;
+			snprintf(s->arm[arm].v[p], VAL_LEN, "%llu", (unsigned long long)v);
 		}
 		if (ret)
 			return ret;
@@ -320,7 +326,7 @@ int rap_load(struct rap_state *s, char *bad, size_t badlen)
 
 int pol_find(const char *name)
 {
-	for (int p = 0; p < NR_POL; p++)
+	for (int p = 0; p < NR_SHOWN; p++)
 		if (!strcmp(pol_defs[p].name, name))
 			return p;
 	return -1;
@@ -338,6 +344,11 @@ bool pol_valid(const struct rap_state *s, int p, const char *val)
 {
 	const struct pol_avail *av = &s->avail[p];
 	int i = value_index(p, val);
+	uint64_t kb;
+
+	/* a bound as the module prints it; its range is the module's to check */
+	if (p == POL_streams_max_kb)
+		return !parse_u64(val, &kb) && kb <= UINT_MAX && (val[0] != '0' || !val[1]);
 
 	/* without the file, the module's largest order is not known */
 	return i >= 0 && (av->absent || i < (int)pol_defs[p].nr ||
@@ -348,6 +359,8 @@ bool pol_available(const struct rap_state *s, int p, const char *val)
 {
 	int i = value_index(p, val);
 
+	if (p == POL_streams_max_kb)
+		return !s->avail[p].absent || !strcmp(val, STREAMS_MAX_KB);
 	return i >= 0 && (s->avail[p].listed >> i & 1);
 }
 
@@ -356,7 +369,7 @@ unsigned int rap_unavailable(const struct rap_state *s, char (*out)[UNAV_LEN],
 {
 	unsigned int n = 0;
 
-	for (int p = 0; p < NR_POL; p++) {
+	for (int p = 0; p <= POL_streams_max_kb; p++) {
 		const struct pol_def *d = &pol_defs[p];
 		const struct pol_avail *av = &s->avail[p];
 		unsigned int nv = d->nr + (d->order ? av->max_order + 1 : 0);

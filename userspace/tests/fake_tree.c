@@ -119,6 +119,84 @@ static void choice(char *buf, size_t size, const char *pol, const char *const *v
 	snprintf(buf + o, size - o, "\n");
 }
 
+/*
+ * streams_max_kb as module/sysfs.c's streams_max_kb_store() takes it:
+ * kstrtouint() base 10 (an optional '+', digits, an optional '\n', at
+ * most UINT_MAX), then rap_tracker_set_max_kb()'s range, 64 to 65536 sets
+ * of 1152 bytes (x86-64 without lock debugging): 72..73728 KiB. Anything
+ * else fails with -EINVAL (-ERANGE) and the bound stays. 0: refused.
+ */
+static unsigned long long fake_bound(const char *text)
+{
+	const char *p = text + (*text == '+');
+	size_t n = strspn(p, "0123456789");
+	unsigned long long v = 0;
+
+	if (!n || (p[n] && strcmp(p + n, "\n")))
+		return 0;
+	for (size_t i = 0; i < n && v <= UINT_MAX; i++)
+		v = v * 10 + (unsigned int)(p[i] - '0');
+	return v >= 72 && v <= 73728 ? v : 0;
+}
+
+/*
+ * Each arm's streams_max_kb, KiB, and streams_bytes, 73792 (the table at
+ * load: a 64-byte header and 64 sets), unless the fake lacks
+ * "streams_max_kb" (an older module). The bound the module holds is kept
+ * in DIR/bound_a and DIR/bound_b too: a write it refuses changes nothing.
+ */
+static int put_streams(const char *dir, int arm, const char *kb)
+{
+	char rel[PATH_MAX], bytes[PATH_MAX], bound[16];
+
+	if (lacks("streams_max_kb", NULL))
+		return 0;
+	snprintf(bound, sizeof(bound), "bound_%c", 'a' + arm);
+	snprintf(rel, sizeof(rel), "sys/kernel/mm/rapolicy/%sstreams_max_kb", arm ? "ab/" : "");
+	snprintf(bytes, sizeof(bytes), "sys/kernel/mm/rapolicy/%sstreams_bytes",
+		 arm ? "ab/" : "");
+	return put(dir, rel, kb) ?: put(dir, bound, kb) ?: put(dir, bytes, "73792\n");
+}
+
+/* The first line of DIR/REL into buf ("" if empty); 0 or -errno */
+static int line(const char *dir, const char *rel, char *buf, int size)
+{
+	char p[PATH_MAX];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, rel);
+	f = fopen(p, "r");
+	if (!f)
+		return -errno;
+	if (!fgets(buf, size, f))
+		buf[0] = '\0';
+	fclose(f);
+	return 0;
+}
+
+/* A written bound, taken or refused as the module would */
+static int settle_streams(const char *dir, int arm)
+{
+	char rel[PATH_MAX], text[64], old[32], kb[32];
+	unsigned long long v;
+	int ret;
+
+	if (lacks("streams_max_kb", NULL))
+		return 0;
+	snprintf(rel, sizeof(rel), "sys/kernel/mm/rapolicy/%sstreams_max_kb", arm ? "ab/" : "");
+	ret = line(dir, rel, text, sizeof(text));
+	snprintf(rel, sizeof(rel), "bound_%c", 'a' + arm);
+	ret = ret ?: line(dir, rel, old, sizeof(old));
+	if (ret)
+		return ret;
+	v = fake_bound(text);
+	if (v)
+		snprintf(kb, sizeof(kb), "%llu\n", v);
+	else
+		snprintf(kb, sizeof(kb), "%s", old);
+	return strcmp(kb, text) || strcmp(kb, old) ? put_streams(dir, arm, kb) : 0;
+}
+
 int fake_tree_create(const char *dir, const char *version, const char *lacking)
 {
 	static const char *const dirs[] = { "sys", "sys/kernel", "sys/kernel/mm",
@@ -161,6 +239,7 @@ int fake_tree_create(const char *dir, const char *version, const char *lacking)
 		      put(dir, "sys/kernel/mm/rapolicy/stats/elapsed_ms", "0\n") ?:
 		      put(dir, "sys/kernel/mm/rapolicy/stats/settings_changed", "0\n") ?:
 		      put_buckets(dir) ?:
+		      put_streams(dir, 0, "4096\n") ?: put_streams(dir, 1, "4096\n") ?:
 		      put(dir, "proc/kallsyms",
 			  "0000000000000000 T " "readahead_policy_register\n");
 	return ret;
@@ -204,7 +283,7 @@ int fake_tree_settle(const char *dir)
 	}
 	if (!ret)
 		ret = settle_choice(dir, "sys/kernel/mm/rapolicy/ab/mode", "ab/mode",
-				    fmodes, false);
+				    fmodes, false) ?: settle_streams(dir, 0) ?: settle_streams(dir, 1);
 	snprintf(p, sizeof(p), "%s/sys/kernel/mm/rapolicy/stats/reset", dir);
 	if (!ret && !stat(p, &st) && st.st_size) {
 		for (size_t s = 0; !ret && s < 3 * NR_FSTATS; s++) {

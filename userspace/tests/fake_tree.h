@@ -5,12 +5,14 @@
  * an empty cgroup2 root at DIR/sys/fs/cgroup.  Files are plain, so a write
  * leaves the written word; fake_tree_settle() turns it back into what the
  * module would show ("off [folio] stream"; a write to stats/reset zeroes the
- * counters).  Returns 0 or -errno.
+ * counters; a streams_max_kb the module would refuse goes back to the bound
+ * it held).  Returns 0 or -errno.
  *
  * lacking (NULL: nothing) fakes a kernel that cannot honour everything of
  * the table: "POLICY" leaves out a policy's files (an older module),
  * "POLICY=VALUE" leaves a value out of its files (a kernel that cannot
- * honour it), separated by blanks.  It is kept in DIR/lack for settle.
+ * honour it), "streams_max_kb" leaves out streams_max_kb and streams_bytes
+ * (an older module), separated by blanks.  It is kept in DIR/lack for settle.
  */
 #ifndef FAKE_TREE_H
 #define FAKE_TREE_H

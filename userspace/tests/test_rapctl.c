@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host unit tests of rapolicyctl's JSON numbers and escaping (TAP).  The
- * command line is tested end to end by rapolicyctl.sh.
+ * Host unit tests of rapolicyctl's JSON numbers, escaping and stream table
+ * bound (TAP).  The command line is tested end to end by rapolicyctl.sh.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -75,10 +75,44 @@ static void test_esc(void)
 	ok(strlen(esc(longs)) == 48 + 3, "esc caps at 48 characters");
 }
 
+/* streams_max_kb: its form is rapolicyctl's to check, its range the module's */
+static void test_bound(void)
+{
+	static const char *const good[] = { "0", "72", "4096", "4294967295" };
+	static const char *const bad[] = { "", "-1", "+5", "0100", "4096 ", "4294967296", "1e3" };
+	struct write w[NR_POL + 1];
+	struct arm_set from, to;
+	struct rap_state s;
+	int g = 1;
+
+	memset(&s, 0, sizeof(s));
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+		g &= pol_valid(&s, POL_streams_max_kb, good[i]);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		g &= !pol_valid(&s, POL_streams_max_kb, bad[i]);
+	ok(g, "pol_valid: a bound is a decimal number of KiB up to UINT_MAX, no sign, no leading 0");
+	ok(!pol_valid(&s, POL_streams_bytes, "73792"), "pol_valid: streams_bytes takes nothing");
+	ok(pol_find("streams_max_kb") == POL_streams_max_kb &&
+	   pol_find("streams_bytes") == POL_streams_bytes, "pol_find: both numbers by name");
+	memset(&from, 0, sizeof(from));
+	strcpy(from.v[POL_streams_max_kb], "4096");
+	to = from;
+	strcpy(to.v[POL_streams_max_kb], "8192");
+	ok(plan_arm(w, ARM_B, &from, &to) == NR_POL + 1 &&
+	   !strcmp(w[0].file, "ab/streams_max_kb") && !strcmp(w[0].to, "8192") &&
+	   !strcmp(w[1].file, "ab/descending_thp"),
+	   "plan_arm: the bound first, so that a bound the module refuses leaves nothing to undo");
+	s.avail[POL_streams_max_kb].absent = true;
+	ok(pol_available(&s, POL_streams_max_kb, "4096") &&
+	   !pol_available(&s, POL_streams_max_kb, "8192"),
+	   "pol_available: without streams_max_kb, only the bound at load");
+}
+
 int main(void)
 {
 	test_json_u64();
 	test_delta();
 	test_esc();
+	test_bound();
 	return tap_done();
 }
