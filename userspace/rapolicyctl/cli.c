@@ -172,8 +172,7 @@ size_t plan_arm(struct write *w, int arm, const struct arm_set *from,
 int apply_report(struct ctx *c, const struct write *w, size_t n)
 {
 	size_t failed = 0;
-	bool undo_failed;
-	int ret = rap_apply(w, n, &failed, &undo_failed);
+	int undo, ret = rap_apply(w, n, &failed, &undo);
 
 	if (ret) {
 		char what[400];
@@ -181,12 +180,11 @@ int apply_report(struct ctx *c, const struct write *w, size_t n)
 		snprintf(what, sizeof(what), "writing '%s' to " RAP_DIR "/%s",
 			 esc(w[failed].to), w[failed].file);
 		io_error(c, ret, what);
-		for (size_t i = 0; i < failed; i++)	/* anything to undo? */
-			if (strcmp(w[i].from, w[i].to))
-				return errmsg(c, undo_failed ?
-					      "could not restore every earlier write: check 'rapolicyctl status'" :
-					      "nothing was changed");
-		return RC_ERR;
+		if (!undo)	/* nothing was written before it */
+			return RC_ERR;
+		return errmsg(c, undo < 0 ?
+			      "could not restore every earlier write: check 'rapolicyctl status'" :
+			      "nothing was changed");
 	}
 	for (size_t i = 0; i < n; i++) {
 		if (strcmp(w[i].from, w[i].to))
@@ -199,17 +197,13 @@ int apply_report(struct ctx *c, const struct write *w, size_t n)
 const struct profile *profile_match(const struct arm_set *a, unsigned int *diff)
 {
 	const struct profile *best = NULL;
-	int best_n = NR_POL + 1;
 
+	*diff = ~0u;	/* more than any profile differs in */
 	for (size_t i = 0; i < nr_profiles; i++) {
-		struct arm_set pv;
-		unsigned int d;
+		unsigned int d = profile_diff(&profiles[i], a);
 
-		profile_values(&profiles[i], &pv);
-		d = arm_diff(a, &pv);
-		if (__builtin_popcount(d) < best_n) {
+		if (__builtin_popcount(d) < __builtin_popcount(*diff)) {
 			best = &profiles[i];
-			best_n = __builtin_popcount(d);
 			*diff = d;
 		}
 	}
@@ -276,14 +270,6 @@ int cgroup_path(const char *in, char *out, size_t size)
 	snprintf(abs, sizeof(abs), "/sys/fs/cgroup%s", out);
 	return out[0] != '/' || rap_path(p, sizeof(p), abs) || stat(p, &st) ||
 	       !S_ISDIR(st.st_mode) ? -1 : 0;
-}
-
-int check_cgroup(struct ctx *c, const char *cmd, const char *in, char *out, size_t size)
-{
-	if (cgroup_path(in, out, size))
-		return usage(c, cmd, "'%s' is not a cgroup (a path under /sys/fs/cgroup)",
-			     esc(in));
-	return 0;
 }
 
 size_t plan_ab(struct write *w, const struct ab_conf *from, const struct ab_conf *to)

@@ -70,8 +70,9 @@ static int assign(struct ctx *c, int argc, char **argv)
 	if (nops == 1 && !strcmp(argv[1], "off") && !salt) {
 		to.mode = AB_OFF;
 	} else if (nops == 2 && !strcmp(argv[1], "cgroup") && !salt) {
-		if (check_cgroup(c, "ab assign", argv[2], to.cgroup, sizeof(to.cgroup)))
-			return RC_USAGE;
+		if (cgroup_path(argv[2], to.cgroup, sizeof(to.cgroup)))
+			return usage(c, "ab assign", "'%s' is not a cgroup (a path under /sys/fs/cgroup)",
+				     esc(argv[2]));
 		if (!*to.cgroup)
 			return usage(c, "ab assign", "cgroup needs a PATH");
 		to.mode = AB_CGROUP;
@@ -160,7 +161,8 @@ static bool randomized(const struct sample *sm)
 	return sm->mode != AB_OFF && sm->st.bucket_arm[0] != '-';
 }
 
-static int period(struct ctx *c)
+/* ab sample; ab period: then a new salt and a sample of the next period */
+static int period(struct ctx *c, bool next)
 {
 	struct sample sm;
 	int ret = take(c, &sm);
@@ -168,6 +170,8 @@ static int period(struct ctx *c)
 	if (ret)
 		return ret;
 	print_sample(c, &sm);
+	if (!next)
+		return RC_OK;
 	if (!randomized(&sm))
 		return errmsg(c, "ab period needs 'ab assign sample' or 'ab assign cgroups'");
 	ret = resalt(c) ?: take(c, &sm);
@@ -194,9 +198,8 @@ static int parse_sample(const char *line, struct sample *sm)
 	    json_array_size(bk) != ABT_BUCKETS)
 		goto out;
 	sm->permille = (unsigned int)v;
-	for (sm->mode = 0; sm->mode < 3 && strcmp(ab_modes[sm->mode], mode); sm->mode++)
-		;
-	for (int k = 0; k < NR_ARMS && sm->mode < 3; k++) {
+	sm->mode = choice_index(&ab_mode_def, mode);
+	for (int k = 0; k < NR_ARMS && sm->mode >= 0; k++) {
 		arm = json_object_get(j, k ? "b" : "a");
 		for (int i = 0; i < NR_ST; i++)
 			if (get_u64(arm, st_names[i], &sm->st.c[k][i]))
@@ -211,7 +214,7 @@ static int parse_sample(const char *line, struct sample *sm)
 			goto out;
 		sm->st.bucket_arm[i] = *a;
 	}
-	ret = sm->mode < 3 ? 0 : -EINVAL;
+	ret = sm->mode >= 0 ? 0 : -EINVAL;
 out:
 	json_decref(j);
 	return ret;
@@ -423,8 +426,6 @@ static int cmd_report(struct ctx *c, int argc, char **argv)
 
 int cmd_ab(struct ctx *c, int argc, char **argv)
 {
-	struct sample sm;
-
 	if (argc < 2 || is_help(argv[1]))
 		return argc < 2 ? usage(c, "ab", "needs a subcommand")
 				: (fputs(usage_ab, c->out), RC_OK);
@@ -434,14 +435,10 @@ int cmd_ab(struct ctx *c, int argc, char **argv)
 		return assign(c, argc - 1, argv + 1);
 	if (!strcmp(argv[1], "status") && argc == 2)
 		return status(c);
-	if (!strcmp(argv[1], "sample") && argc == 2) {
-		if (take(c, &sm))
-			return RC_ERR;
-		print_sample(c, &sm);
-		return RC_OK;
-	}
+	if (!strcmp(argv[1], "sample") && argc == 2)
+		return period(c, false);
 	if (!strcmp(argv[1], "period") && argc == 2)
-		return period(c);
+		return period(c, true);
 	if (!strcmp(argv[1], "report"))
 		return cmd_report(c, argc - 1, argv + 1);
 	return usage(c, "ab", "unknown subcommand '%s'", esc(argv[1]));

@@ -33,11 +33,10 @@ static int arm_opt(struct ctx *c, const char *cmd, int argc, char **argv, int *i
 static unsigned int print_profile(FILE *f, const struct arm_set *a, const char *prefix,
 				  const struct profile *pr)
 {
-	struct arm_set pv;
 	unsigned int diff;
 
 	if (pr)
-		profile_values(pr, &pv), diff = arm_diff(a, &pv);
+		diff = profile_diff(pr, a);
 	else
 		pr = profile_match(a, &diff);
 	fprintf(f, diff ? "%scustom (%s but" : "%s%s", prefix, pr->name);
@@ -88,11 +87,8 @@ int cmd_status(struct ctx *c, int argc, char **argv)
 	if (ret)
 		return ret;
 	if (json) {
-		json_t *o = json_state(&s);
+		json_t *o = json_state(&s, NR_SHOWN);
 
-		for (int arm = 0; arm < NR_ARMS && !s.avail[POL_streams_bytes].absent; arm++)
-			json_object_set_new(json_object_get(o, arm ? "b" : "a"), "streams_bytes",
-					    json_value(POL_streams_bytes, s.arm[arm].v[POL_streams_bytes]));
 		json_object_set_new(o, "unavailable", json_unavailable(&s));
 		json_object_set_new(o, "stats", json_counters(&s.st));
 		json_out(c->out, o, false);
@@ -248,34 +244,35 @@ int cmd_save(struct ctx *c, int argc, char **argv)
 	ret = need_state(c, &s);
 	if (ret)
 		return ret;
-	json_out(c->out, json_state(&s), false);
+	json_out(c->out, json_state(&s, POL_streams_max_kb + 1), false);
 	return RC_OK;
 }
 
 /* One arm of a saved state: a policy not named is stock, no bound keeps it */
-static int load_arm(struct ctx *c, const struct rap_state *s, json_t *j,
-		    const char *key, struct arm_set *out)
+static int load_arm(struct ctx *c, const struct rap_state *s, json_t *j, int arm,
+		    struct arm_set *out)
 {
 	const char *name, *val;
 	char num[VAL_LEN];
 	json_t *v;
 
-	*out = s->arm[key[0] - 'a'];
+	*out = s->arm[arm];
 	profile_values(&profiles[0], out);	/* stock */
 	if (!j)
 		return 0;
 	if (!json_is_object(j))
-		return usage(c, "apply", "\"%s\" is not an object", key);
+		return usage(c, "apply", "\"%c\" is not an object", 'a' + arm);
 	json_object_foreach(j, name, v) {
 		int p = pol_find(name);
 
 		if (p < 0)
-			return usage(c, "apply", "%s: unknown policy '%s'", key, esc(name));
+			return usage(c, "apply", "%c: unknown policy '%s'", 'a' + arm, esc(name));
 		/* a policy's value is a string, a bound's an integer (cut short: too large) */
 		snprintf(num, sizeof(num), "%" JSON_INTEGER_FORMAT, json_integer_value(v));
 		val = p < NR_POL ? json_string_value(v) : json_is_integer(v) ? num : NULL;
 		if (!val || !pol_valid(s, p, val))
-			return usage(c, "apply", "%s: %s: not a value of the policy", key, name);
+			return usage(c, "apply", "%c: %s: not a value of the policy", 'a' + arm,
+				     name);
 		snprintf(out->v[p], VAL_LEN, "%s", val);
 	}
 	return 0;
@@ -292,9 +289,8 @@ static int load_ab(struct ctx *c, json_t *j, struct ab_conf *ab)
 	if (j && json_unpack_ex(j, &e, JSON_STRICT, "{s?s, s?s, s?I, s?o}", "mode", &mode,
 				"cgroup", &cg, "sample_permille", &permille, "salt", &salt))
 		return usage(c, "apply", "\"ab\": %s", esc(e.text));
-	while (ab->mode < 3 && strcmp(ab_modes[ab->mode], mode))
-		ab->mode++;
-	if (ab->mode == 3)
+	ab->mode = choice_index(&ab_mode_def, mode);
+	if (ab->mode < 0)
 		return usage(c, "apply", "\"ab\": unknown mode '%s'", esc(mode));
 	/* a salt above INT64_MAX is saved as a string (json_u64()) */
 	if (permille < 0 || permille > 1000 || (salt && json_get_u64(salt, &ab->salt)))
@@ -322,13 +318,13 @@ static const char usage_apply[] =
 
 int cmd_apply(struct ctx *c, int argc, char **argv)
 {
-	json_t *j, *a = NULL, *b = NULL, *ab = NULL, *ver = NULL;
+	json_t *j, *arms[NR_ARMS] = { NULL }, *ab = NULL, *ver = NULL;
 	struct write w[2 * NR_POL + 6];
 	struct arm_set to[NR_ARMS];
 	struct ab_conf abc;
 	struct rap_state s;
 	json_error_t e;
-	size_t n;
+	size_t n = 0;
 	int ret;
 
 	if (argc > 1 && is_help(argv[1]))
@@ -341,24 +337,20 @@ int cmd_apply(struct ctx *c, int argc, char **argv)
 	j = strcmp(argv[1], "-") ? json_load_file(argv[1], 0, &e) : json_loadf(stdin, 0, &e);
 	if (!j)
 		return usage(c, "apply", "%s:%d: %s", esc(argv[1]), e.line, esc(e.text));
-	ret = json_unpack_ex(j, &e, JSON_STRICT, "{s?o, s?o, s?o, s?o}", "a", &a, "b", &b,
-			     "ab", &ab, "version", &ver) ?
+	ret = json_unpack_ex(j, &e, JSON_STRICT, "{s?o, s?o, s?o, s?o}", "a", &arms[ARM_A],
+			     "b", &arms[ARM_B], "ab", &ab, "version", &ver) ?
 	      usage(c, "apply", "%s: %s", esc(argv[1]), esc(e.text)) : 0;
-	if (!ret)
-		ret = load_arm(c, &s, a, "a", &to[ARM_A]);
-	if (!ret)
-		ret = load_arm(c, &s, b, "b", &to[ARM_B]);
+	for (int arm = 0; arm < NR_ARMS && !ret; arm++)
+		ret = load_arm(c, &s, arms[arm], arm, &to[arm]);
 	if (!ret)
 		ret = load_ab(c, ab, &abc);
 	json_decref(j);
-	if (!ret)
-		ret = arm_available(c, &s, &to[ARM_A]);
-	if (!ret)
-		ret = arm_available(c, &s, &to[ARM_B]);
+	for (int arm = 0; arm < NR_ARMS && !ret; arm++)
+		ret = arm_available(c, &s, &to[arm]);
 	if (ret)
 		return ret;
-	n = plan_arm(w, ARM_A, &s.arm[ARM_A], &to[ARM_A]);
-	n += plan_arm(w + n, ARM_B, &s.arm[ARM_B], &to[ARM_B]);
+	for (int arm = 0; arm < NR_ARMS; arm++)
+		n += plan_arm(w + n, arm, &s.arm[arm], &to[arm]);
 	n += plan_ab(w + n, &s.ab, &abc);
 	return apply_report(c, w, n);
 }

@@ -115,12 +115,12 @@ void print_prometheus(FILE *f, const struct rap_state *s, bool up)
 	}
 }
 
-/* An arm's policies and bound; not what the module lacks (apply: as at load) */
-void *json_arm(const struct rap_state *s, int arm)
+/* An arm's first nr values; not what the module lacks (apply: as at load) */
+static json_t *json_arm(const struct rap_state *s, int arm, int nr)
 {
 	json_t *o = json_object();
 
-	for (int p = 0; p <= POL_streams_max_kb; p++)
+	for (int p = 0; p < nr; p++)
 		if (!s->avail[p].absent)
 			json_object_set_new(o, pol_defs[p].name, json_value(p, s->arm[arm].v[p]));
 	return o;
@@ -180,10 +180,10 @@ void *json_buckets(const struct counters *st)
 	return bk;
 }
 
-void *json_state(const struct rap_state *s)
+void *json_state(const struct rap_state *s, int nr)
 {
 	return json_pack("{s:s, s:o, s:o, s:o}", "version", s->version,
-			 "a", json_arm(s, ARM_A), "b", json_arm(s, ARM_B),
+			 "a", json_arm(s, ARM_A, nr), "b", json_arm(s, ARM_B, nr),
 			 "ab", json_ab(&s->ab));
 }
 

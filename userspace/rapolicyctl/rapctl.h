@@ -61,6 +61,7 @@ extern const struct pol_def pol_defs[NR_SHOWN];
 extern const char *const st_names[NR_ST];
 extern const char *const st_help[NR_ST];
 extern const char *const ab_modes[3];
+extern const struct pol_def ab_mode_def;	/* ab/mode, a choice file too */
 
 enum { ARM_A, ARM_B, NR_ARMS };
 enum { AB_OFF, AB_CGROUP, AB_SAMPLE };
@@ -124,6 +125,8 @@ uint64_t counter_delta(uint64_t prev, uint64_t cur);
 void counters_delta(const struct counters *prev, const struct counters *cur,
 		    struct counters *d);
 int pol_find(const char *name);	/* -1: no such policy (or number) */
+/* The index of tok among d's values: names, then orders; -1 if none */
+int choice_index(const struct pol_def *d, const char *tok);
 /* A value of the table (orders up to the module's largest); a bound: KiB */
 bool pol_valid(const struct rap_state *s, int p, const char *val);
 /* A value the module lists: one this kernel honours */
@@ -144,8 +147,11 @@ struct write {
 	char from[512];
 	char to[512];
 };
-/* Write w[0..n) in order; on a failure write the old values back */
-int rap_apply(const struct write *w, size_t n, size_t *failed, bool *undo_failed);
+/*
+ * Write w[0..n) in order; on a failure write the old values back (*undo:
+ * 0 when there was none to write back, 1 when all were, -1 when not)
+ */
+int rap_apply(const struct write *w, size_t n, size_t *failed, int *undo);
 int rap_write(const char *file, const char *s);
 
 /* Profiles: every policy of an arm, stock where pairs say nothing */
@@ -156,20 +162,21 @@ extern const struct profile profiles[];
 extern const size_t nr_profiles;
 const struct profile *profile_find(const char *name);
 void profile_values(const struct profile *pr, struct arm_set *out);
-unsigned int arm_diff(const struct arm_set *a, const struct arm_set *b);
+/* The policies in which a differs from pr */
+unsigned int profile_diff(const struct profile *pr, const struct arm_set *a);
 
 /* fmt.c; esc(): s escaped and capped for messages */
 const char *esc(const char *s);
 void print_prometheus(FILE *f, const struct rap_state *s, bool up);
 /* JSON (jansson's json_t *, as void * to keep jansson.h out of here) */
-void *json_arm(const struct rap_state *s, int arm);
 void *json_value(int p, const char *v);	/* a string, or a number's integer */
 /* rap_unavailable() as an array of strings */
 void *json_unavailable(const struct rap_state *s);
 void *json_ab(const struct ab_conf *ab);
 void *json_counters(const struct counters *st);
 void *json_buckets(const struct counters *st);
-void *json_state(const struct rap_state *s);
+/* Each arm's first nr values (up to streams_max_kb: what apply takes) */
+void *json_state(const struct rap_state *s, int nr);
 /* "off", "cgroup PATH", "sample|cgroups N permille, salt S" */
 const char *ab_line(const struct ab_conf *ab, char *buf, size_t size);
 /* u64 as a JSON integer, above INT64_MAX as a decimal string; and back */
@@ -203,8 +210,6 @@ const struct profile *profile_match(const struct arm_set *a, unsigned int *diff)
 /* cli.c: set and ab set, A/B assignment writes */
 int set_arm(struct ctx *c, const char *cmd, int arm, int argc, char **argv);
 int cgroup_path(const char *in, char *out, size_t size);
-int check_cgroup(struct ctx *c, const char *cmd, const char *in, char *out,
-		 size_t size);
 size_t plan_ab(struct write *w, const struct ab_conf *from, const struct ab_conf *to);
 
 /* The subcommands */

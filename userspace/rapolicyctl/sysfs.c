@@ -38,6 +38,7 @@ const char *const st_help[NR_ST] = {
 };
 
 const char *const ab_modes[3] = { "off", "cgroup", "sample" };
+const struct pol_def ab_mode_def = { "ab/mode", NULL, ab_modes, 3, false };
 
 const char *rap_root = "";
 
@@ -106,31 +107,29 @@ static int read_u64(const char *file, uint64_t *v)
 }
 
 /*
- * The index of @tok among a choice file's possible values: names[0..nr),
- * then, if orders, "0", "1", ... (order o at nr + o); -1 if none.
+ * The index of @tok among the possible values of @d: its names, then, if
+ * it takes orders, "0", "1", ... (order o at nr + o); -1 if none.
  */
-static int choice_index(const char *tok, const char *const *names,
-			unsigned int nr, bool orders)
+int choice_index(const struct pol_def *d, const char *tok)
 {
 	uint64_t o;
 
-	for (unsigned int i = 0; i < nr; i++)
-		if (!strcmp(tok, names[i]))
+	for (unsigned int i = 0; i < d->nr; i++)
+		if (!strcmp(tok, d->values[i]))
 			return (int)i;
-	if (!orders || parse_u64(tok, &o) || (tok[0] == '0' && tok[1]) ||
-	    o >= 64 - nr)
+	if (!d->order || parse_u64(tok, &o) || (tok[0] == '0' && tok[1]) ||
+	    o >= 64 - d->nr)
 		return -1;
-	return (int)(nr + o);
+	return (int)(d->nr + o);
 }
 
 /*
- * A choice file, "a [b] c": the tokens must be names[0..nr) and then, if
- * orders, "0".."N", in that order, each at most once; a kernel leaves out
- * what it cannot honour, but never the first name (stock). What it lists
- * goes into *av, the bracketed one into cur.
+ * A choice file, "a [b] c": the tokens must be the names of @d and then,
+ * if it takes orders, "0".."N", in that order, each at most once; a kernel
+ * leaves out what it cannot honour, but never the first name (stock).
+ * What it lists goes into *av, the bracketed one into cur.
  */
-static int parse_choice(char *text, const char *const *names, unsigned int nr,
-			bool orders, struct pol_avail *av, char *cur)
+static int parse_choice(char *text, const struct pol_def *d, struct pol_avail *av, char *cur)
 {
 	unsigned int chosen = 0;
 	int next = 0, last = -1;
@@ -144,7 +143,7 @@ static int parse_choice(char *text, const char *const *names, unsigned int nr,
 			tok[len - 1] = '\0';
 			tok++;
 		}
-		last = choice_index(tok, names, nr, orders);
+		last = choice_index(d, tok);
 		if (last < next)
 			return -EPROTO;
 		av->listed |= 1ULL << last;
@@ -154,10 +153,10 @@ static int parse_choice(char *text, const char *const *names, unsigned int nr,
 			snprintf(cur, VAL_LEN, "%s", tok);
 		}
 	}
-	if (chosen != 1 || !(av->listed & 1) || (orders && last < (int)nr))
+	if (chosen != 1 || !(av->listed & 1) || (d->order && last < (int)d->nr))
 		return -EPROTO;
-	if (orders)
-		av->max_order = (unsigned int)last - nr;
+	if (d->order)
+		av->max_order = (unsigned int)last - d->nr;
 	return 0;
 }
 
@@ -171,20 +170,18 @@ static int load_arm(struct rap_state *s, int arm, char *bad, size_t badlen)
 	for (int p = 0; p < NR_SHOWN; p++) {
 		const struct pol_def *d = &pol_defs[p];
 		struct pol_avail av = { 0 };
-		char file[64], text[512];
+		char text[512];
 		uint64_t v;
 		int ret;
 
-		snprintf(file, sizeof(file), "%s%s", arm ? "ab/" : "", d->name);
-		snprintf(bad, badlen, "%s", file);
-		ret = read_mod(file, text, sizeof(text));
+		snprintf(bad, badlen, "%s%s", arm ? "ab/" : "", d->name);
+		ret = read_mod(bad, text, sizeof(text));
 		if (ret == -ENOENT) {
 			av = (struct pol_avail){ .absent = true, .listed = 1 };
 			snprintf(s->arm[arm].v[p], VAL_LEN, "%s", d->nr ? d->values[0] : STREAMS_MAX_KB);
 			ret = 0;
 		} else if (!ret && p < NR_POL) {
-			ret = parse_choice(text, d->values, d->nr, d->order, &av,
-					   s->arm[arm].v[p]);
+			ret = parse_choice(text, d, &av, s->arm[arm].v[p]);
 		} else if (!ret) {
 			ret = parse_u64(text, &v) || strlen(text) >= VAL_LEN ? -EPROTO : 0;
 			snprintf(s->arm[arm].v[p], VAL_LEN, "%llu", (unsigned long long)v);
@@ -211,13 +208,12 @@ static int load_ab(struct ab_conf *ab, char *bad, size_t badlen)
 	snprintf(bad, badlen, "ab/mode");
 	ret = read_mod("ab/mode", text, sizeof(text));
 	if (!ret)
-		ret = parse_choice(text, ab_modes, 3, false, &av, mode);
+		ret = parse_choice(text, &ab_mode_def, &av, mode);
 	if (!ret && av.listed != 7)
 		ret = -EPROTO;
 	if (ret)
 		return ret;
-	for (ab->mode = 0; strcmp(ab_modes[ab->mode], mode); ab->mode++)
-		;
+	ab->mode = choice_index(&ab_mode_def, mode);
 	snprintf(bad, badlen, "ab/cgroup");
 	ret = read_mod("ab/cgroup", ab->cgroup, sizeof(ab->cgroup));
 	if (ret)
@@ -281,18 +277,16 @@ void counters_delta(const struct counters *prev, const struct counters *cur,
 
 int rap_load_counters(struct counters *st, char *bad, size_t badlen)
 {
-	for (int arm = 0; arm < NR_ARMS; arm++) {
-		for (int i = 0; i < NR_ST; i++) {
-			int ret;
+	int ret = 0;
 
+	for (int arm = 0; arm < NR_ARMS; arm++) {
+		for (int i = 0; i < NR_ST && !ret; i++) {
 			snprintf(bad, badlen, "stats/%c/%s", 'a' + arm, st_names[i]);
 			ret = read_u64(bad, &st->c[arm][i]);
-			if (ret)
-				return ret;
 		}
 	}
-	int ret;
-
+	if (ret)
+		return ret;
 	snprintf(bad, badlen, "stats/elapsed_ms");
 	ret = read_u64(bad, &st->elapsed_ms);
 	if (ret)
@@ -332,18 +326,10 @@ int pol_find(const char *name)
 	return -1;
 }
 
-/* The index of @val among the values of policy @p; -1 if none */
-static int value_index(int p, const char *val)
-{
-	const struct pol_def *d = &pol_defs[p];
-
-	return choice_index(val, d->values, d->nr, d->order);
-}
-
 bool pol_valid(const struct rap_state *s, int p, const char *val)
 {
 	const struct pol_avail *av = &s->avail[p];
-	int i = value_index(p, val);
+	int i = choice_index(&pol_defs[p], val);
 	uint64_t kb;
 
 	/* a bound as the module prints it; its range is the module's to check */
@@ -357,7 +343,7 @@ bool pol_valid(const struct rap_state *s, int p, const char *val)
 
 bool pol_available(const struct rap_state *s, int p, const char *val)
 {
-	int i = value_index(p, val);
+	int i = choice_index(&pol_defs[p], val);
 
 	if (p == POL_streams_max_kb)
 		return !s->avail[p].absent || !strcmp(val, STREAMS_MAX_KB);
@@ -398,12 +384,12 @@ int rap_write(const char *file, const char *s)
 	return write_file_flags(p, line, O_TRUNC);
 }
 
-int rap_apply(const struct write *w, size_t n, size_t *failed, bool *undo_failed)
+int rap_apply(const struct write *w, size_t n, size_t *failed, int *undo)
 {
 	size_t i;
 	int ret = 0;
 
-	*undo_failed = false;
+	*undo = 0;
 	for (i = 0; i < n && !ret; i++)
 		if (strcmp(w[i].from, w[i].to))
 			ret = rap_write(w[i].file, w[i].to);
@@ -412,8 +398,8 @@ int rap_apply(const struct write *w, size_t n, size_t *failed, bool *undo_failed
 	*failed = --i;
 	/* the failed one too: a write the module refused changed nothing */
 	while (i-- > 0)
-		if (strcmp(w[i].from, w[i].to) && rap_write(w[i].file, w[i].from))
-			*undo_failed = true;
+		if (strcmp(w[i].from, w[i].to))
+			*undo = rap_write(w[i].file, w[i].from) ? -1 : *undo ?: 1;
 	return ret;
 }
 
@@ -457,12 +443,14 @@ void profile_values(const struct profile *pr, struct arm_set *out)
 	}
 }
 
-unsigned int arm_diff(const struct arm_set *a, const struct arm_set *b)
+unsigned int profile_diff(const struct profile *pr, const struct arm_set *a)
 {
 	unsigned int mask = 0;
+	struct arm_set pv;
 
+	profile_values(pr, &pv);
 	for (int p = 0; p < NR_POL; p++)
-		if (strcmp(a->v[p], b->v[p]))
+		if (strcmp(a->v[p], pv.v[p]))
 			mask |= 1u << p;
 	return mask;
 }
