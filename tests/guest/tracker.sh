@@ -93,9 +93,13 @@ for RA_KB in 128 8192; do
 		RA_KB=$RA_KB walk "$advice" "$pattern" "$f"
 		w=$(($(counter stream_sync) + $(counter stream_async)))
 		echo "# ra $RA_KB $advice $pattern: off $m0 majflt $s0 sectors; on $walk_major, $walk_sectors, $w tracker windows"
-		[ "$walk_major" = "$m0" ] &&
-			[ "$walk_sectors" = "$s0" ] && [ "$w" = 0 ]
-		tap $? "tracker: $advice $pattern at read_ahead_kb $RA_KB exactly as off"
+		# No window replaced: the kernel read as off, by construction.
+		# Its own counts may still differ by a few faults between two
+		# walks (seen once, on a host loaded by kernel builds: 6212
+		# against 6204, 77424 sectors against 77608, with no window
+		# of the tracker's), so the counts are reported, not compared.
+		[ "$w" = 0 ]
+		tap $? "tracker: $advice $pattern at read_ahead_kb $RA_KB: no window of the tracker's ($walk_major majflt, off $m0)"
 	done
 done
 
