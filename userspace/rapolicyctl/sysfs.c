@@ -171,7 +171,7 @@ static int load_arm(struct rap_state *s, int arm, char *bad, size_t badlen)
 		const struct pol_def *d = &pol_defs[p];
 		struct pol_avail av = { 0 };
 		char text[512];
-		uint64_t v;
+		uint64_t v = 0;
 		int ret;
 
 		snprintf(bad, badlen, "%s%s", arm ? "ab/" : "", d->name);
