@@ -516,34 +516,41 @@ static unsigned long rap_stream_taken(const struct rap_stream_set *set,
 
 /*
  * What the stream's windows took off the file's mmap_miss against stock
- * while its reader came @pages on. Stock counts a read-around miss up
- * (do_sync_mmap_readahead()) and a fault the page cache serves down
- * (filemap_map_pages(), do_async_mmap_readahead()). Its window reaches
- * half of it past its miss, so it misses once every half window the
- * reader moves, or every touch for a longer stride; each such touch the
- * stream's window serves counts 2 when it faults (the first touch of its
- * fault-around block: a stride of a block or more), else 1. Only while
- * stock's count would rise at all: in half a window stock takes its miss
- * and a hit for every block touched but the miss's own, so past two
- * blocks it counts down faster than up and sits at zero, as the
- * tracker's does. In RAP_STREAM_TOOK_UNIT parts of a miss.
+ * while its reader came @pages on: stock's count less the file's, in
+ * RAP_STREAM_TOOK_UNIT parts of a miss, touch by touch. Stock counts a
+ * read-around miss up (do_sync_mmap_readahead()) and a fault the page
+ * cache serves down (filemap_map_pages(), do_async_mmap_readahead()).
+ * Its window reaches half of it past its miss: it misses once in
+ * ceil(half / step) touches and, on the other touches, faults once a
+ * fault-around block the reader enters, so its count rises by the one and
+ * falls by the other. The tracker's reader faults on a marker every touch
+ * (a stream of one page a touch), or once a block and once a window (a
+ * span); those faults take one off the file's count while it is above
+ * zero, which it was if this fault or the stream's last one found it
+ * above zero (the hit that took it to zero). Neither count goes below
+ * zero, and neither does what the stream took.
  */
 static void rap_stream_took(struct rap_stream *s,
 			    const struct rap_stream_fault *f,
 			    unsigned long pages)
 {
+	const long unit = RAP_STREAM_TOOK_UNIT;
+	const long most = 2 * RAP_STREAM_LOTSAMISS * RAP_STREAM_TOOK_UNIT;
 	unsigned long half = f->stock_pages / 2 ?: 1;
 	unsigned long fa = f->fault_around_pages ?: 1;
 	unsigned long step = rap_stream_step(s) ?: 1;
-	unsigned long most = 2UL * RAP_STREAM_LOTSAMISS * RAP_STREAM_TOOK_UNIT;
-	unsigned long n;
+	long touches, miss, block, rise, hits, n;
 
-	if (2 * (step > fa ? step : fa) < half)
-		return;
-	pages = pages < most ? pages : most;
-	n = pages * RAP_STREAM_TOOK_UNIT / (step > half ? step : half) *
-	    (step >= fa ? 2 : 1);
-	s->took = n < most - s->took ? s->took + n : most;
+	touches = min_t(unsigned long, pages, most) / step ?: 1;
+	miss = unit / (long)DIV_ROUND_UP(half, step);
+	block = step >= fa ? unit : (long)(step * unit / fa);
+	rise = miss - (unit - miss) * block / unit;
+	hits = s->span ? block + (long)(step * unit / (s->window ?: 1)) : unit;
+	if (!f->mmap_miss && !s->above)
+		hits = 0;
+	s->above = f->mmap_miss;
+	n = s->took + touches * (rise + hits);
+	s->took = clamp(n, 0L, most);
 }
 
 /*

@@ -156,6 +156,8 @@ struct rap_stream {
 	bool dense;
 	bool done;		/* ran into the start of the file */
 	bool lost;		/* stock lost it once: it reads its own windows */
+	/* the file's mmap_miss was above zero at its latest rap_stream_took() */
+	bool above;
 	u32 age;		/* the set's clock at its latest touch */
 	u32 seen;		/* the time of its latest touch, ms */
 	u32 reader;		/* the task of its latest fault */

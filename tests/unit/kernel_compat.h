@@ -19,6 +19,12 @@ typedef uint64_t u64;
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #endif
+/* <linux/minmax.h> and <linux/math.h>, without their type checks */
+#define min(a, b)		((a) < (b) ? (a) : (b))
+#define max(a, b)		((a) > (b) ? (a) : (b))
+#define min_t(t, a, b)		min((t)(a), (t)(b))
+#define clamp(v, lo, hi)	min(max(v, lo), hi)
+#define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
 #define __weak __attribute__((weak))
 #define __always_unused __attribute__((unused))
 

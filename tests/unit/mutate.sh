@@ -33,13 +33,16 @@ age-reap|expiry by time (RAP_STREAM_REAP_MS)|s/now - s->seen <= RAP_STREAM_REAP_
 victim-first|the victim: the first way that is not free|s/return victim;\n\}/return &set->way[0];\n}/
 victim-mru|the victim: the stream of most claim|s/rap_stream_claim\(set, s\) < rap_stream_claim\(set, victim\)/rap_stream_claim(set, s) > rap_stream_claim(set, victim)/
 lotsamiss-page|the page-only read past MMAP_LOTSAMISS|s/(static bool rap_stream_page_only\([^{]*\{\n)/$1\treturn false;\n/
-took-fault|a served touch that faults counted as one of stock's misses, not two|s/\(step >= fa \? 2 : 1\)/1/
+took-stock-hits|stock's faults on the blocks its reader enters (its misses alone counted)|s/rise = miss - \(unit - miss\) \* block \/ unit;/rise = miss;/
+took-hits|the tracker's faults (a stream counts stock's misses alone)|s/hits = s->span \?[^;]*;/hits = 0;/
+took-span|a span's faults (counted as a touch window's, one a touch)|s/hits = s->span \?[^;]*;/hits = unit;/
+took-floor|the file's count at zero (the tracker's faults counted where they take nothing off it)|s/if \(!f->mmap_miss && !s->above\)\n\t\thits = 0;\n//
+took-above|the fault that took the file's count to zero|s/ && !s->above\)/)/
 lotsamiss-stream|the file's count in a stride's give-up (a stream counts its own windows)|s/f->taken \+ RAP_STREAM_CONFIRM/s->took \/ RAP_STREAM_TOOK_UNIT + RAP_STREAM_CONFIRM/
 lotsamiss-real|the file's mmap_miss in the give-up (the streams' count alone)|s/return f->mmap_miss \+ f->taken > /return f->taken > /
 took-inherit|an evicted stream's count passed to the file's stream in its way|s/\? s->took : 0;/? 0 : 0;/
 took-skip|the touches a skip match passed counted|s/if \(how == RAP_MATCH_SKIP && !s->span\)\n\t\trap_stream_took/if (false)\n\t\trap_stream_took/
 took-forward|a forward span's progress counted (stock follows its marker without a miss)|s/if \(!s->span \|\| s->delta < 0\)\n\t\trap_stream_took/rap_stream_took/
-took-drain|the drain check (a dense stream counted where stock's count sits at zero)|s/if \(2 \* \(step > fa \? step : fa\) < half\)\n\t\treturn;\n//
 rule-walked|a backward walker read as a span|s/(static bool rap_stream_walked\([^{]*\{\n[^\n]*\n[^\n]*\n[^\n]*\n)/$1\treturn false;\n/
 rule-above|a walker's pages above its miss cached but not touched (nothing cached there only)|s/(\tif \(!view->has_range\(view->ctx, f->index \+ 1, f->index \+ 2 \* fa\)\)\n\t\treturn true;\n)/$1\treturn false;\n/
 rule-around|stock's window around a strided touch|s/(static bool rap_stream_around\([^{]*\{\n)/$1\treturn false;\n/

@@ -94,6 +94,9 @@ static void pat_print(const struct pat_draw *d, const struct pm *stock,
 struct pat_tally {
 	unsigned long draws[PAT_NR_MIXES], over[PAT_NR_MIXES];
 	unsigned long more_misses[PAT_NR_MIXES];
+	/* the give-up estimate at read-around misses (pm_estimate()) */
+	unsigned long est_same[PAT_NR_MIXES], est_over[PAT_NR_MIXES];
+	unsigned long est_under[PAT_NR_MIXES];
 	unsigned long steady[PAT_NR_CLASSES], missed[PAT_NR_CLASSES];
 };
 
@@ -112,7 +115,11 @@ static unsigned int pat_check(const struct pat_draw *d, bool verbose,
 	pm_init(&stock, d->nfiles, d->pages, d->ra_pages, d->kind, false);
 	pm_init(&on, d->nfiles, d->pages, d->ra_pages, d->kind, true);
 	pat_run(d, &stock);
+	on.stock_counts = stock.counts;
 	pat_run(d, &on);
+	t->est_same[pat_mix(d)] += on.est_same;
+	t->est_over[pat_mix(d)] += on.est_over;
+	t->est_under[pat_mix(d)] += on.est_under;
 	for (i = 0; i < d->nreaders; i++) {
 		const struct pat_reader *r = &d->r[i];
 
@@ -452,6 +459,10 @@ int main(int argc, char **argv)
 		n = pat_report(n, claimed, t.missed[c], t.steady[c], what);
 		failed += claimed ? t.missed[c] : 0;
 	}
+	for (c = 0; c < PAT_NR_MIXES; c++)
+		printf("# give-up estimate at read-around misses, %s: on stock's side of MMAP_LOTSAMISS at %lu, over at %lu, under at %lu\n",
+		       pat_mix_name[c], t.est_same[c], t.est_over[c],
+		       t.est_under[c]);
 	n = pat_many_files(n, &failed);
 	n = pat_files_idle(n, &failed);
 	printf("1..%u\n", n);

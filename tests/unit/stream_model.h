@@ -55,6 +55,17 @@ struct pm {
 	unsigned long misses, pages_read, replaced;
 	unsigned long slot_misses[PM_READERS];
 	unsigned long slot_pages[PM_READERS];	/* read on its touches */
+	/*
+	 * A stock model records the touched file's mmap_miss after each
+	 * touch in @counts; a tracker model given it as @stock_counts
+	 * (the same draw) checks the tracker's estimate of stock's give-up
+	 * at each read-around miss against it: on stock's side, over
+	 * (gives up where stock reads around), or under
+	 */
+	unsigned int *counts;
+	const unsigned int *stock_counts;
+	unsigned long touches, counts_size;
+	unsigned long est_same, est_over, est_under;
 };
 
 /*
@@ -93,6 +104,7 @@ static void pm_free(struct pm *m)
 	for (i = 0; i < m->nfiles; i++)
 		free(m->file[i].page);
 	free(m->file);
+	free(m->counts);
 	rap_stream_table_free(&m->table);
 }
 
@@ -156,6 +168,37 @@ static void pm_read(struct pm *m, struct pm_file *f, pgoff_t start,
 	f->ra_async = async_size;
 }
 
+static struct rap_stream_key pm_key(unsigned int fi)
+{
+	return (struct rap_stream_key){ .inode = 0x10000 + 64UL * fi,
+					.ino = fi + 1, .dev = 8,
+					.generation = 1 };
+}
+
+/*
+ * At a read-around miss of file @fi: whether the tracker's estimate of
+ * stock's count (the file's, plus what its streams took off it, as
+ * rap_stream_lotsamiss() sums them) and stock's own count after the same
+ * touch fall on the same side of MMAP_LOTSAMISS
+ */
+static void pm_estimate(struct pm *m, unsigned int fi)
+{
+	struct rap_stream_fault f = { .key = pm_key(fi), .now = m->now };
+	unsigned long est = m->file[fi].mmap_miss, stock;
+
+	if (!m->stock_counts || m->kind != RAP_MAP_AROUND)
+		return;
+	stock = m->stock_counts[m->touches - 1];
+	est += rap_stream_taken(&rap_stream_slot(&m->table, 0, &f.key)->set,
+				&f);
+	if ((est > RAP_STREAM_LOTSAMISS) == (stock > RAP_STREAM_LOTSAMISS))
+		m->est_same++;
+	else if (est > RAP_STREAM_LOTSAMISS)
+		m->est_over++;
+	else
+		m->est_under++;
+}
+
 static bool pm_decide(struct pm *m, unsigned int fi,
 		      enum ra_policy_point point, pgoff_t index,
 		      struct ra_policy_window *win)
@@ -169,8 +212,7 @@ static bool pm_decide(struct pm *m, unsigned int fi,
 		.mapped = pm_mapped,
 	};
 	struct rap_stream_fault f = {
-		.key = { .inode = 0x10000 + 64UL * fi, .ino = fi + 1, .dev = 8,
-			 .generation = 1 },
+		.key = pm_key(fi),
 		.reader = m->reader,
 		.now = m->now,
 		.point = point,
@@ -252,8 +294,11 @@ static void pm_miss(struct pm *m, unsigned int fi, pgoff_t p)
 
 	m->misses++;
 	m->slot_misses[m->slot]++;
+	if (m->kind == RAP_MAP_AROUND)
+		f->mmap_miss++;
+	pm_estimate(m, fi);
 	/* read-around gives up: no window, no hook (MMAP_LOTSAMISS) */
-	if (m->kind == RAP_MAP_AROUND && ++f->mmap_miss > 100) {
+	if (m->kind == RAP_MAP_AROUND && f->mmap_miss > 100) {
 		f->page[p] = PM_CACHED;
 		m->pages_read++;
 		return;
@@ -328,6 +373,7 @@ static void pm_touch(struct pm *m, unsigned int fi, pgoff_t p)
 
 	if (p >= f->pages)
 		return;
+	m->touches++;
 	if (m->ms_per_touch)
 		pm_clock(m, m->now + m->ms_per_touch);
 	if (!(f->page[p] & PM_CACHED))
@@ -340,6 +386,16 @@ static void pm_touch(struct pm *m, unsigned int fi, pgoff_t p)
 	for (; i < (p | (PM_AROUND - 1)) + 1 && i < f->pages; i++)
 		if (f->page[i] & PM_CACHED)
 			f->page[i] |= PM_MAPPED;
+	if (m->tracker)
+		return;
+	if (m->touches > m->counts_size) {
+		m->counts_size = 2 * m->touches;
+		m->counts = realloc(m->counts,
+				    m->counts_size * sizeof(*m->counts));
+		if (!m->counts)
+			abort();
+	}
+	m->counts[m->touches - 1] = f->mmap_miss;
 }
 
 #endif /* RAP_STREAM_MODEL_H */
