@@ -541,7 +541,7 @@ static void rap_stream_took(struct rap_stream *s,
 	unsigned long step = rap_stream_step(s) ?: 1;
 	long touches, miss, block, rise, hits, n;
 
-	touches = min_t(unsigned long, pages, most) / step ?: 1;
+	touches = min_t(unsigned long, pages, most) / step;
 	miss = unit / (long)DIV_ROUND_UP(half, step);
 	block = step >= fa ? unit : (long)(step * unit / fa);
 	rise = miss - (unit - miss) * block / unit;
@@ -1305,10 +1305,14 @@ bool rap_stream_decide(struct rap_stream_set *set,
 		s->dense = false;
 		break;
 	}
-	/* a miss a few strides on: the stream's windows served those between */
+	/*
+	 * A miss a few strides on: its last window served the touches it
+	 * holds (a pool's other tasks' windows, or stock's, the rest)
+	 */
 	if (how == RAP_MATCH_SKIP && !s->span)
-		rap_stream_took(s, f, rap_absdiff(f->index, s->last) -
-				rap_stream_step(s));
+		rap_stream_took(s, f, min(rap_absdiff(f->index, s->last) -
+					  rap_stream_step(s),
+					  max(s->window, rap_stream_step(s))));
 	if (how != RAP_MATCH_SKIP)
 		s->delta = (long)(f->index - s->last);
 	s->last = f->index;

@@ -1332,6 +1332,38 @@ static void rap_case_stream_pool_beside_young(struct rap_test *t)
 }
 
 /*
+ * A pool of three tasks in turns along a jittered stride of 7 pages (each
+ * touch up to a page off its place), read-around at read_ahead_kb 128:
+ * stock's windows, 32 pages around each miss, hold the next few touches,
+ * and its count stays low (4 at the end). The tracker's misses are
+ * stock's, and for each task's stream the miss that starts it and those
+ * that confirm it. A stream's miss a few steps on counts only what the
+ * stream's own last window served: the other tasks' windows served the
+ * touches between. (Counted as served by the stream, every touch passed
+ * took the file's count past MMAP_LOTSAMISS for the streams' part alone;
+ * the tracker then read a page a touch, and the kernel's own count passed
+ * it too: 730 misses against stock's 257.)
+ */
+static void rap_case_stream_pool_jittered(struct rap_test *t)
+{
+	unsigned long i;
+	u32 seed = 7;
+
+	rap_sim_init(&rap_sim_a, RAP_SIM_PAGES, 32, RAP_MAP_AROUND, false);
+	rap_sim_init(&rap_sim_b, RAP_SIM_PAGES, 32, RAP_MAP_AROUND, true);
+	for (i = 0; i < 938; i++) {
+		pgoff_t p = 1000 + i * 7 + rap_sim_rand(&seed) % 3 - 1;
+
+		rap_sim_a.reader = 1 + i % 3;
+		rap_sim_b.reader = 1 + i % 3;
+		rap_sim_touch(&rap_sim_a, p);
+		rap_sim_touch(&rap_sim_b, p);
+	}
+	RAP_EXPECT_LE(t, rap_sim_b.misses,
+		      rap_sim_a.misses + 3 * (RAP_STREAM_CONFIRM + 1));
+}
+
+/*
  * A strided reader that skips a touch now and then (a hole): the stream
  * whose marker it skipped goes on at its next miss, a few strides on,
  * and reads ahead from there, instead of starting afresh.
@@ -2081,6 +2113,7 @@ static const struct rap_stream_case rap_stream_cases[] = {
 	{ "stream_abandoned_age", rap_case_stream_abandoned_age },
 	{ "stream_random_beside_stride", rap_case_stream_random_beside_stride },
 	{ "stream_random_after_stride", rap_case_stream_random_after_stride },
+	{ "stream_pool_jittered", rap_case_stream_pool_jittered },
 	{ "stream_random_beside_wide_scan", rap_case_stream_random_beside_wide_scan },
 	{ "stream_random_beside_forward_scan",
 	  rap_case_stream_random_beside_forward_scan },

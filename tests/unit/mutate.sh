@@ -42,6 +42,7 @@ lotsamiss-stream|the file's count in a stride's give-up (a stream counts its own
 lotsamiss-real|the file's mmap_miss in the give-up (the streams' count alone)|s/return f->mmap_miss \+ f->taken > /return f->taken > /
 took-inherit|an evicted stream's count passed to the file's stream in its way|s/\? s->took : 0;/? 0 : 0;/
 took-skip|the touches a skip match passed counted|s/if \(how == RAP_MATCH_SKIP && !s->span\)\n\t\trap_stream_took/if (false)\n\t\trap_stream_took/
+took-skip-own|a skip match's touches counted whatever window served them|s/min\(rap_absdiff\(f->index, s->last\) -\n\t\t\t\t\t  rap_stream_step\(s\),\n\t\t\t\t\t  max\(s->window, rap_stream_step\(s\)\)\)/rap_absdiff(f->index, s->last) - rap_stream_step(s)/
 took-forward|a forward span's progress counted (stock follows its marker without a miss)|s/if \(!s->span \|\| s->delta < 0\)\n\t\trap_stream_took/rap_stream_took/
 rule-walked|a backward walker read as a span|s/(static bool rap_stream_walked\([^{]*\{\n[^\n]*\n[^\n]*\n[^\n]*\n)/$1\treturn false;\n/
 rule-above|a walker's pages above its miss cached but not touched (nothing cached there only)|s/(\tif \(!view->has_range\(view->ctx, f->index \+ 1, f->index \+ 2 \* fa\)\)\n\t\treturn true;\n)/$1\treturn false;\n/
