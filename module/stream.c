@@ -546,7 +546,7 @@ static void rap_stream_took(struct rap_stream *s,
 	block = step >= fa ? unit : (long)(step * unit / fa);
 	rise = miss - (unit - miss) * block / unit;
 	hits = s->span ? block + (long)(step * unit / (s->window ?: 1)) : unit;
-	if (!f->mmap_miss && !s->above)
+	if (!s->span && !f->mmap_miss && !s->above)
 		hits = 0;
 	s->above = f->mmap_miss;
 	n = s->took + touches * (rise + hits);

@@ -36,7 +36,8 @@ lotsamiss-page|the page-only read past MMAP_LOTSAMISS|s/(static bool rap_stream_
 took-stock-hits|stock's faults on the blocks its reader enters (its misses alone counted)|s/rise = miss - \(unit - miss\) \* block \/ unit;/rise = miss;/
 took-hits|the tracker's faults (a stream counts stock's misses alone)|s/hits = s->span \?[^;]*;/hits = 0;/
 took-span|a span's faults (counted as a touch window's, one a touch)|s/hits = s->span \?[^;]*;/hits = unit;/
-took-floor|the file's count at zero (the tracker's faults counted where they take nothing off it)|s/if \(!f->mmap_miss && !s->above\)\n\t\thits = 0;\n//
+took-floor|the file's count at zero (the tracker's faults counted where they take nothing off it)|s/if \(!s->span && !f->mmap_miss && !s->above\)\n\t\thits = 0;\n//
+took-span-floor|a span's faults counted only when its marker hit finds the file's count above zero|s/if \(!s->span && !f->mmap_miss/if (!f->mmap_miss/
 took-above|the fault that took the file's count to zero|s/ && !s->above\)/)/
 lotsamiss-stream|the file's count in a stride's give-up (a stream counts its own windows)|s/f->taken \+ RAP_STREAM_CONFIRM/s->took \/ RAP_STREAM_TOOK_UNIT + RAP_STREAM_CONFIRM/
 lotsamiss-real|the file's mmap_miss in the give-up (the streams' count alone)|s/return f->mmap_miss \+ f->taken > /return f->taken > /
