@@ -526,9 +526,11 @@ static unsigned long rap_stream_taken(const struct rap_stream_set *set,
  * falls by the other. The tracker's reader faults on a marker every touch
  * (a stream of one page a touch), or once a block and once a window (a
  * span); those faults take one off the file's count while it is above
- * zero, which it was if this fault or the stream's last one found it
- * above zero (the hit that took it to zero). Neither count goes below
- * zero, and neither does what the stream took.
+ * zero. A stream of one page a touch hears of each: the count was above
+ * zero if this fault or the stream's last one found it so (the hit that
+ * took it to zero). A span hears of one fault a window, while other
+ * readers' misses raise the count between its faults: they all count.
+ * Neither count goes below zero, and neither does what the stream took.
  */
 static void rap_stream_took(struct rap_stream *s,
 			    const struct rap_stream_fault *f,
