@@ -85,6 +85,19 @@ for p in $("$bin/rapolicyctl" profile --help | sed -n 's/^  \([a-z]*\) .*/\1/p')
 	grep -q "^\\.B $p\$" "$man" || { echo "# profile $p not in rapolicyctl(8)"; false; }
 done
 tap $? "every profile of profile --help is in rapolicyctl(8)"
+# make bench's settings that name a profile (tests/bench/matrix, "s ID
+# WRITES COUNTERS ... rapolicyctl profile NAME") write what the profile sets
+ok=0 seen=0
+while read -r _ id writes _ title; do
+	name=${title##*rapolicyctl profile }
+	[ "$name" != "$title" ] || continue
+	seen=$((seen + 1))
+	prof=$("$bin/rapolicyctl" profile --help | sed -n "s/^  $name .*: //p")
+	[ "$(tr , ' ' <<<"$writes")" = "$prof" ] ||
+		{ echo "# bench setting $id: '$writes', profile $name: '$prof'"; ok=1; }
+done < <(grep '^s ' "$top/tests/bench/matrix")
+[ "$seen" -ge 3 ] || { echo "# $seen bench settings name a profile"; ok=1; }
+tap $ok "make bench's profile settings are rapolicyctl's profiles ($seen)"
 comp() {
 	PATH=$bin:$PATH bash -c '. "$0"; COMP_WORDS=("${@}"); COMP_CWORD=$(($# - 1));
 		_rapolicyctl; printf "%s\n" "${COMPREPLY[@]}"' \

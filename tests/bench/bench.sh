@@ -211,7 +211,9 @@ render() {
 	local svg=1
 	have_gnuplot || svg=0
 	mkdir -p "$svgdir"
-	rm -f "$svgdir"/*.svg "$svgdir"/*.dat "$svgdir"/*.colors
+	# only its own plots: random.sh drew random.svg before
+	rm -f "$svgdir"/majflt.svg "$svgdir"/speedup.svg "$svgdir"/*.dat \
+		"$svgdir"/*.colors
 	awk -v svgdir="$svgdir" -v docsvg="$(basename "$svgdir")" -v svg="$svg" \
 		-f "$bench/cells.awk" -f "$bench/report.awk" "$work/spec/matrix" "$work/meta.txt" \
 		"$work/results.txt" >"$doc.tmp" || return 1
