@@ -161,6 +161,7 @@ enum rap_stream_match {
 	RAP_MATCH_DENSE,	/* continues the cached pages behind it */
 	RAP_MATCH_SHORT,	/* less than a stride on: the stride is shorter */
 	RAP_MATCH_SKIP,		/* a few strides on */
+	RAP_MATCH_JITTER,	/* beside its marker, a quarter stride at most */
 	RAP_MATCH_STRIDE,	/* exactly one stride on */
 };
 
@@ -256,6 +257,25 @@ static bool rap_stream_descent(const struct rap_stream *s,
 	return true;
 }
 
+/*
+ * Whether the reader touched nothing between pages @a and @b: no
+ * fault-around block strictly between their blocks is mapped
+ */
+static bool rap_untouched_between(const struct rap_stream_fault *f,
+				  const struct rap_cache_view *view,
+				  pgoff_t a, pgoff_t b)
+{
+	unsigned long fa = f->fault_around_pages ? f->fault_around_pages : 1;
+	pgoff_t lo = min(a, b), hi = max(a, b), p;
+
+	if (!view->mapped)
+		return false;
+	for (p = (lo | (fa - 1)) + 1; p + fa <= (hi & ~(fa - 1)); p += fa)
+		if (view->mapped(view->ctx, p))
+			return false;
+	return true;
+}
+
 static enum rap_stream_match rap_stream_match(const struct rap_stream *s,
 					      const struct rap_stream_fault *f,
 					      struct rap_stream_nbr *nbr)
@@ -263,6 +283,7 @@ static enum rap_stream_match rap_stream_match(const struct rap_stream *s,
 	unsigned long dist = rap_absdiff(f->index, s->last);
 	bool up = f->index > s->last;
 	bool forward = s->delta > 0;
+	unsigned long fa = f->fault_around_pages ?: 1;
 	unsigned long reach, step;
 
 	if (!rap_stream_live(s, f->now) ||
@@ -270,8 +291,35 @@ static enum rap_stream_match rap_stream_match(const struct rap_stream *s,
 		return RAP_MATCH_NONE;
 	if (s->delta && (long)(f->index - s->last) == s->delta)
 		return RAP_MATCH_STRIDE;
-	/* a confirmed stream that lost its marker misses further on */
+	/*
+	 * A confirmed stream that reads a window a touch marks the page it
+	 * predicts its reader touches next, a stride on from the touch
+	 * before; a reader whose records are not all one size lands a few
+	 * pages off that place (jitter), beside the marker, which stays out
+	 * (fault-around never maps a marked folio, so a touch of it is a
+	 * fault the tracker hears of). A miss within a quarter stride of the
+	 * marker is the stream's, nearer its place than any other touch's,
+	 * if its reader touched nothing in the stride up to its last touch
+	 * (which a stride of two fault-around blocks or more shows): a
+	 * B-tree's scan, whose runs' first misses look like a jittered
+	 * stride, walked that run and walks the next up through the marker;
+	 * a pool's other tasks touch the pages between a task's touches,
+	 * which stock's windows serve and the stream's would not. Matched
+	 * so, it continues the stream, whose stride stays and whose spread
+	 * grows to the miss's distance from the marker; without the match,
+	 * the miss would start a stream of its own, which the cached page of
+	 * the marker beside it would make look dense. A confirmed stream
+	 * that lost its marker misses further on, some strides on.
+	 */
 	step = rap_stream_step(s);
+	if (s->state == RAP_STREAM_AHEAD && !s->span && !s->dense &&
+	    step >= 2 * fa &&
+	    rap_absdiff(f->index, s->marker) <=
+	    step / RAP_STREAM_JITTER_SHARE &&
+	    rap_untouched_between(f, nbr->view, s->last,
+				  s->delta > 0 ? s->last - min(s->last, step) :
+						 s->last + step))
+		return RAP_MATCH_JITTER;
 	if (s->conf >= RAP_STREAM_CONFIRM && s->delta && up == forward &&
 	    !(dist % step) && dist / step <= RAP_STREAM_SKIP)
 		return RAP_MATCH_SKIP;
@@ -325,15 +373,18 @@ static enum rap_stream_match rap_stream_match(const struct rap_stream *s,
 }
 
 /*
- * How a match ranks: a miss exactly where a stream predicted its next one
- * (a stride on) first, whoever's stream it is (a pool's tasks take turns
- * on one stream); then the faulting task's own streams; then the better
- * match. A skip, a shorter stride, a dense or a near match of another
- * task's stream may be a coincidence of another reader's miss.
+ * How a match ranks: a miss where a stream predicted its next one (a
+ * stride on, or beside its marker within its reader's jitter) first,
+ * whoever's stream it is (a pool's tasks take turns on one stream; a
+ * random reader's miss beside a stream's marker is no stream of its
+ * own); then the faulting task's own streams; then the better match. A skip, a shorter
+ * stride, a dense or a near match of another task's stream may be a
+ * coincidence of another reader's miss.
  */
 static unsigned int rap_stream_rank(enum rap_stream_match m, bool own)
 {
-	return (m == RAP_MATCH_STRIDE) << 4 | own << 3 | m;
+	return (m == RAP_MATCH_STRIDE || m == RAP_MATCH_JITTER) << 4 |
+	       own << 3 | m;
 }
 
 /*
@@ -566,6 +617,12 @@ static bool rap_stream_lotsamiss(const struct rap_stream_fault *f)
 	return f->mmap_miss + f->taken > RAP_STREAM_LOTSAMISS;
 }
 
+/* Whether read-around would read the faulting page alone by now */
+static bool rap_stream_gave_up(const struct rap_stream_fault *f)
+{
+	return f->kind == RAP_MAP_AROUND && rap_stream_lotsamiss(f);
+}
+
 /*
  * A read-around miss that reads nothing for a stream, with nothing cached
  * next to it, in a file stock would have given read-around up for
@@ -662,26 +719,15 @@ static bool rap_stream_span(struct rap_stream *s,
 
 /*
  * Whether its reader touched nothing between the stream's last two misses
- * (no fault-around block between them is mapped): the distance between
- * them is its stride, not the reach of the windows stock read around its
- * touches, which hide a shorter stride (rap_stream_match()'s "shorter").
+ * (rap_untouched_between()): the distance between them is its stride, not
+ * the reach of the windows stock read around its touches, which hide a
+ * shorter stride (rap_stream_match()'s "shorter").
  */
 static bool rap_stream_untouched(const struct rap_stream *s,
 				 const struct rap_stream_fault *f,
 				 const struct rap_cache_view *view)
 {
-	unsigned long fa = f->fault_around_pages ? f->fault_around_pages : 1;
-	pgoff_t prev = f->index - s->delta;
-	pgoff_t lo = prev < f->index ? prev : f->index;
-	pgoff_t hi = prev < f->index ? f->index : prev;
-	pgoff_t p;
-
-	if (!view->mapped)
-		return false;
-	for (p = (lo | (fa - 1)) + 1; p + fa <= (hi & ~(fa - 1)); p += fa)
-		if (view->mapped(view->ctx, p))
-			return false;
-	return true;
+	return rap_untouched_between(f, view, f->index - s->delta, f->index);
 }
 
 /*
@@ -708,28 +754,56 @@ static bool rap_stream_around(const struct rap_stream *s,
 }
 
 /*
+ * The folio order of a jittered stream's window of one touch: the
+ * smallest folio that holds its spread either side of a touch, its marker
+ * with it, no larger than its stride (stock reads no more of the file a
+ * touch) nor the largest order; 0 without a spread, or where stock would
+ * read the touched page alone (rap_stream_gave_up()).
+ */
+static unsigned int rap_stream_jitter_order(const struct rap_stream *s,
+					    const struct rap_stream_fault *f)
+{
+	unsigned int order;
+
+	if (!s->spread || 2 * rap_stream_step(s) > f->stock_pages ||
+	    rap_stream_gave_up(f))
+		return 0;
+	order = rap_order_up(2UL * s->spread + 1);
+	while (order && (1UL << order) > rap_stream_step(s))
+		order--;
+	return min(order, f->max_order);
+}
+
+/*
  * The window of the stream's next touch @p, read now and marked at @p:
  * stock's window at its miss there (s->before pages below @p, s->window
  * in all), or @p's page alone for read-around, which stock stops reading
- * ahead for a strided reader. Either way no more than stock reads.
+ * ahead for a strided reader, or for a jittered reader @p's folio of
+ * rap_stream_jitter_order(), marked whole: a touch anywhere in it is the
+ * stream's next, and a touch beside it is a hit the tracker does not
+ * hear of, after which the next touch misses. Either way no more than
+ * stock reads.
  */
 static bool rap_stream_replay_at(struct rap_stream *s,
 				 const struct rap_stream_fault *f, pgoff_t p,
 				 struct ra_policy_window *win)
 {
-	unsigned long unit = 1UL << s->unit_order;
+	unsigned long unit;
 	struct rap_stream at;
 	pgoff_t start, end;
 
 	if (p < f->vma_start || p >= f->vma_end)
 		return false;
+	if (s->window <= 1)
+		s->unit_order = rap_stream_jitter_order(s, f);
+	unit = 1UL << s->unit_order;
 	if (unit > 1)
 		start = p & ~(unit - 1);
 	else
 		start = p > s->before ? p - s->before : 0;
 	if (start < f->vma_start)
 		start = f->vma_start;
-	end = start + (s->window < f->max_pages ? s->window : f->max_pages);
+	end = start + min(max(s->window, unit), f->max_pages);
 	if (end > f->vma_end || end < start)
 		end = f->vma_end;
 	if (p >= end)
@@ -969,9 +1043,9 @@ static bool rap_stream_sync(struct rap_stream *s,
 			s->before = 0;
 			s->window = 1;
 		}
-		if (s->delta < 0 && f->index < step)
+		if (s->delta < 0 && s->last < step)
 			return false;
-		p = f->index + s->delta;
+		p = s->last + s->delta;
 		if (p >> s->unit_order == f->index >> s->unit_order ||
 		    !rap_stream_replay(s, f, view, p, win))
 			return false;
@@ -1281,7 +1355,8 @@ bool rap_stream_decide(struct rap_stream_set *set,
 		s->top = f->index;
 	/* a stream that read ahead before keeps its way of reading */
 	again = s->conf >= RAP_STREAM_CONFIRM && s->window &&
-		(how == RAP_MATCH_SHORT || how == RAP_MATCH_SKIP);
+		(how == RAP_MATCH_SHORT || how == RAP_MATCH_SKIP ||
+		 how == RAP_MATCH_JITTER);
 	if (s->misses < RAP_STREAM_CONFIRM)
 		s->misses++;
 	switch (how) {
@@ -1315,9 +1390,23 @@ bool rap_stream_decide(struct rap_stream_set *set,
 		rap_stream_took(s, f, min(rap_absdiff(f->index, s->last) -
 					  rap_stream_step(s),
 					  max(s->window, rap_stream_step(s))));
-	if (how != RAP_MATCH_SKIP)
-		s->delta = (long)(f->index - s->last);
-	s->last = f->index;
+	if (how == RAP_MATCH_JITTER) {
+		/*
+		 * the place of the touch: halfway from the marker to the
+		 * miss (rounded towards the marker), so that it follows where
+		 * its reader's touches land, and one a page off leaves it
+		 */
+		s->spread = max_t(unsigned long, s->spread,
+				  rap_absdiff(f->index, s->marker));
+		s->last = s->marker + (long)(f->index - s->marker) / 2;
+	} else {
+		if (how != RAP_MATCH_SKIP &&
+		    (long)(f->index - s->last) != s->delta) {
+			s->delta = (long)(f->index - s->last);
+			s->spread = 0;
+		}
+		s->last = f->index;
+	}
 	if (s->conf > RAP_STREAM_CONFIRM)
 		s->conf = RAP_STREAM_CONFIRM;
 	rap_stream_settle(s);

@@ -66,6 +66,7 @@
 #else
 #include <limits.h>
 typedef unsigned int u32;
+typedef unsigned short u16;
 #endif
 
 #define RAP_STREAM_WAYS		8
@@ -87,6 +88,11 @@ typedef unsigned int u32;
 #define RAP_STREAM_SHRINK_SHARE	8
 /* The largest distance between two misses that can start a stream */
 #define RAP_STREAM_MAX_DELTA	4096
+/*
+ * A miss this share of a stride or less off the marker a confirmed
+ * stream set for its next touch is its reader's, a touch off its place
+ */
+#define RAP_STREAM_JITTER_SHARE	4
 /* Strides a confirmed stream may skip between two misses */
 #define RAP_STREAM_SKIP		64
 /*
@@ -128,7 +134,7 @@ struct rap_stream_key {
 
 struct rap_stream {
 	struct rap_stream_key key;
-	pgoff_t last;		/* the latest page of the stream seen */
+	pgoff_t last;		/* its latest touch (a jittered one: its place) */
 	pgoff_t origin;		/* its lowest miss */
 	pgoff_t top;		/* its highest miss */
 	long delta;		/* pages from one touch to the next; 0: unknown */
@@ -158,6 +164,12 @@ struct rap_stream {
 	bool lost;		/* stock lost it once: it reads its own windows */
 	/* the file's mmap_miss was above zero at its latest rap_stream_took() */
 	bool above;
+	/*
+	 * pages its reader's touches landed off its marker, at most
+	 * (rap_stream_match()'s "jitter"), which sizes the folio of its
+	 * window a touch (rap_stream_jitter_order())
+	 */
+	u16 spread;
 	u32 age;		/* the set's clock at its latest touch */
 	u32 seen;		/* the time of its latest touch, ms */
 	u32 reader;		/* the task of its latest fault */

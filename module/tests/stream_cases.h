@@ -1438,6 +1438,121 @@ static void rap_case_stream_jitter(struct rap_test *t)
 }
 
 /*
+ * Strided readers a few times a window apart whose every fifth touch
+ * lands a page off its place, in their direction or against it, 400
+ * touches, read-around at read_ahead_kb 128: stock misses every touch
+ * and from its 101st reads the touched pages alone (MMAP_LOTSAMISS). A
+ * touch off its place misses beside the marker of the stream's next
+ * touch; it continues the stream ("jitter"), whose next touch is on its
+ * place again: a miss every fifth touch, once confirmed (without the
+ * match, 332 misses a reader), and no more pages than stock.
+ */
+static void rap_case_stream_jitter_stride(struct rap_test *t)
+{
+	static const unsigned long strides[] = { 64, 100, 150 };
+	const unsigned long n = 400;
+	unsigned long i, c;
+
+	for (c = 0; c < 2 * ARRAY_SIZE(strides) * 2; c++) {
+		unsigned long stride = strides[c / 4 % ARRAY_SIZE(strides)];
+		bool up = c & 1, below = c & 2;
+
+		rap_sim_init(&rap_sim_a, RAP_SIM_PAGES, 32, RAP_MAP_AROUND,
+			     false);
+		rap_sim_init(&rap_sim_b, RAP_SIM_PAGES, 32, RAP_MAP_AROUND,
+			     true);
+		for (i = 0; i < n; i++) {
+			pgoff_t p = up ? 1000 + i * stride :
+				    RAP_SIM_PAGES - 1000 - i * stride;
+
+			if (i % 5 == 4)
+				p = below ? p - 1 : p + 1;
+			rap_sim_touch(&rap_sim_a, p);
+			rap_sim_touch(&rap_sim_b, p);
+		}
+		RAP_EXPECT_EQ(t, rap_sim_a.misses, n);
+		RAP_EXPECT_LE(t, rap_sim_b.pages_read, rap_sim_a.pages_read);
+		RAP_EXPECT_LE(t, rap_sim_b.misses,
+			      n / 5 + 2 * (RAP_STREAM_CONFIRM + 1));
+	}
+}
+
+/*
+ * Backward strided readers whose touches land a page off their places at
+ * random, half of them, 400 touches, read-around at read_ahead_kb 128:
+ * past stock's give-up (its 101st miss) stock reads the touched pages
+ * alone. A touch a page below its place misses right below the cached,
+ * marked page of the stream's next touch; taken for a new stream, whose
+ * next misses it made look dense, it read the span of the walk from
+ * there (stride 100: 33457 pages against stock's 3500). As the stream's
+ * jittered touch, the tracker reads no more than stock.
+ */
+static void rap_case_stream_jitter_reverse(struct rap_test *t)
+{
+	static const unsigned long strides[] = { 40, 100, 150 };
+	unsigned long i, c;
+	u32 seed = 7;
+
+	for (c = 0; c < ARRAY_SIZE(strides); c++) {
+		rap_sim_init(&rap_sim_a, RAP_SIM_PAGES, 32, RAP_MAP_AROUND,
+			     false);
+		rap_sim_init(&rap_sim_b, RAP_SIM_PAGES, 32, RAP_MAP_AROUND,
+			     true);
+		for (i = 0; i < 400; i++) {
+			pgoff_t p = RAP_SIM_PAGES - 1000 - i * strides[c];
+
+			if (rap_sim_rand(&seed) % 2)
+				p = p + rap_sim_rand(&seed) % 3 - 1;
+			rap_sim_touch(&rap_sim_a, p);
+			rap_sim_touch(&rap_sim_b, p);
+		}
+		RAP_EXPECT_LE(t, rap_sim_b.pages_read, rap_sim_a.pages_read);
+	}
+}
+
+/*
+ * Forward strided readers whose touches land up to 1, 2 or 4 pages off
+ * their places at random, half of them, 400 touches, read-around at
+ * read_ahead_kb 1024: stock's window around a miss holds the next few
+ * touches, its count stays low and it never gives up. The tracker reads
+ * a folio around each touch's place, as wide as the spread it saw, so
+ * that most jittered touches hit its marker: the file's count stays
+ * below MMAP_LOTSAMISS too. (A page a touch missed at each jittered
+ * touch and took the count past it: 310 misses against stock's 100, a
+ * count of 280, stride 40, jitter of a page.)
+ */
+static void rap_case_stream_jitter_wide(struct rap_test *t)
+{
+	static const unsigned long strides[] = { 40, 100 };
+	static const unsigned long jitters[] = { 1, 2, 4 };
+	unsigned long i, c;
+	u32 seed = 7;
+
+	for (c = 0; c < ARRAY_SIZE(strides) * ARRAY_SIZE(jitters); c++) {
+		unsigned long stride = strides[c / ARRAY_SIZE(jitters)];
+		unsigned long jitter = jitters[c % ARRAY_SIZE(jitters)];
+
+		rap_sim_init(&rap_sim_a, RAP_SIM_PAGES, 256, RAP_MAP_AROUND,
+			     false);
+		rap_sim_init(&rap_sim_b, RAP_SIM_PAGES, 256, RAP_MAP_AROUND,
+			     true);
+		for (i = 0; i < 400; i++) {
+			pgoff_t p = 1000 + i * stride;
+
+			if (rap_sim_rand(&seed) % 2)
+				p = p + rap_sim_rand(&seed) % (2 * jitter + 1) -
+				    jitter;
+			rap_sim_touch(&rap_sim_a, p);
+			rap_sim_touch(&rap_sim_b, p);
+		}
+		RAP_EXPECT_LE(t, rap_sim_a.mmap_miss, RAP_STREAM_LOTSAMISS);
+		RAP_EXPECT_LE(t, rap_sim_b.mmap_miss, RAP_STREAM_LOTSAMISS);
+		RAP_EXPECT_LE(t, rap_sim_b.pages_read,
+			      rap_sim_a.pages_read + 2 * RAP_SIM_MAX);
+	}
+}
+
+/*
  * A scan of every page of the file's lower half, downwards (upwards if
  * @up), in both sims at @ra_pages read-around, and a random reader of its
  * upper half, one touch every @every pages the scan moves
@@ -2130,6 +2245,9 @@ static const struct rap_stream_case rap_stream_cases[] = {
 	{ "stream_holes", rap_case_stream_holes },
 	{ "stream_confirmed_query", rap_case_stream_confirmed_query },
 	{ "stream_jitter", rap_case_stream_jitter },
+	{ "stream_jitter_stride", rap_case_stream_jitter_stride },
+	{ "stream_jitter_reverse", rap_case_stream_jitter_reverse },
+	{ "stream_jitter_wide", rap_case_stream_jitter_wide },
 	{ "stream_random_beside_scan", rap_case_stream_random_beside_scan },
 	{ "stream_reverse_scan_to_zero", rap_case_stream_reverse_scan_to_zero },
 	{ "stream_forward_follows_stock",
