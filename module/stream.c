@@ -305,11 +305,10 @@ static enum rap_stream_match rap_stream_match(const struct rap_stream *s,
 	 * stride, walked that run and walks the next up through the marker;
 	 * a pool's other tasks touch the pages between a task's touches,
 	 * which stock's windows serve and the stream's would not. Matched
-	 * so, it continues the stream, whose stride stays and whose spread
-	 * grows to the miss's distance from the marker; without the match,
-	 * the miss would start a stream of its own, which the cached page of
-	 * the marker beside it would make look dense. A confirmed stream
-	 * that lost its marker misses further on, some strides on.
+	 * so, it continues the stream (rap_stream_decide()); without the
+	 * match, the miss would start a stream of its own, which the cached
+	 * page of the marker beside it would make look dense. A confirmed
+	 * stream that lost its marker misses further on, some strides on.
 	 */
 	step = rap_stream_step(s);
 	if (s->state == RAP_STREAM_AHEAD && !s->span && !s->dense &&
@@ -617,12 +616,6 @@ static bool rap_stream_lotsamiss(const struct rap_stream_fault *f)
 	return f->mmap_miss + f->taken > RAP_STREAM_LOTSAMISS;
 }
 
-/* Whether read-around would read the faulting page alone by now */
-static bool rap_stream_gave_up(const struct rap_stream_fault *f)
-{
-	return f->kind == RAP_MAP_AROUND && rap_stream_lotsamiss(f);
-}
-
 /*
  * A read-around miss that reads nothing for a stream, with nothing cached
  * next to it, in a file stock would have given read-around up for
@@ -754,56 +747,28 @@ static bool rap_stream_around(const struct rap_stream *s,
 }
 
 /*
- * The folio order of a jittered stream's window of one touch: the
- * smallest folio that holds its spread either side of a touch, its marker
- * with it, no larger than its stride (stock reads no more of the file a
- * touch) nor the largest order; 0 without a spread, or where stock would
- * read the touched page alone (rap_stream_gave_up()).
- */
-static unsigned int rap_stream_jitter_order(const struct rap_stream *s,
-					    const struct rap_stream_fault *f)
-{
-	unsigned int order;
-
-	if (!s->spread || 2 * rap_stream_step(s) > f->stock_pages ||
-	    rap_stream_gave_up(f))
-		return 0;
-	order = rap_order_up(2UL * s->spread + 1);
-	while (order && (1UL << order) > rap_stream_step(s))
-		order--;
-	return min(order, f->max_order);
-}
-
-/*
  * The window of the stream's next touch @p, read now and marked at @p:
  * stock's window at its miss there (s->before pages below @p, s->window
  * in all), or @p's page alone for read-around, which stock stops reading
- * ahead for a strided reader, or for a jittered reader @p's folio of
- * rap_stream_jitter_order(), marked whole: a touch anywhere in it is the
- * stream's next, and a touch beside it is a hit the tracker does not
- * hear of, after which the next touch misses. Either way no more than
- * stock reads.
+ * ahead for a strided reader. Either way no more than stock reads.
  */
 static bool rap_stream_replay_at(struct rap_stream *s,
 				 const struct rap_stream_fault *f, pgoff_t p,
 				 struct ra_policy_window *win)
 {
-	unsigned long unit;
+	unsigned long unit = 1UL << s->unit_order;
 	struct rap_stream at;
 	pgoff_t start, end;
 
 	if (p < f->vma_start || p >= f->vma_end)
 		return false;
-	if (s->window <= 1)
-		s->unit_order = rap_stream_jitter_order(s, f);
-	unit = 1UL << s->unit_order;
 	if (unit > 1)
 		start = p & ~(unit - 1);
 	else
 		start = p > s->before ? p - s->before : 0;
 	if (start < f->vma_start)
 		start = f->vma_start;
-	end = start + min(max(s->window, unit), f->max_pages);
+	end = start + (s->window < f->max_pages ? s->window : f->max_pages);
 	if (end > f->vma_end || end < start)
 		end = f->vma_end;
 	if (p >= end)
@@ -1396,15 +1361,10 @@ bool rap_stream_decide(struct rap_stream_set *set,
 		 * miss (rounded towards the marker), so that it follows where
 		 * its reader's touches land, and one a page off leaves it
 		 */
-		s->spread = max_t(unsigned long, s->spread,
-				  rap_absdiff(f->index, s->marker));
 		s->last = s->marker + (long)(f->index - s->marker) / 2;
 	} else {
-		if (how != RAP_MATCH_SKIP &&
-		    (long)(f->index - s->last) != s->delta) {
+		if (how != RAP_MATCH_SKIP)
 			s->delta = (long)(f->index - s->last);
-			s->spread = 0;
-		}
 		s->last = f->index;
 	}
 	if (s->conf > RAP_STREAM_CONFIRM)
@@ -1412,6 +1372,15 @@ bool rap_stream_decide(struct rap_stream_set *set,
 	rap_stream_settle(s);
 	if (s->conf < RAP_STREAM_CONFIRM)
 		return rap_stream_page_only(f, view, win, did);
+	/*
+	 * Where stock's window holds two touches or more, it serves a
+	 * jittered reader's touches wherever they land near their places,
+	 * and the stream's window of one page a touch would miss each one
+	 * off its place: the jittered miss reads stock's window.
+	 */
+	if (how == RAP_MATCH_JITTER &&
+	    2 * rap_stream_step(s) <= f->stock_pages)
+		return false;
 	return rap_stream_sync(s, f, view, again, win, did);
 }
 

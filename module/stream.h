@@ -66,7 +66,6 @@
 #else
 #include <limits.h>
 typedef unsigned int u32;
-typedef unsigned short u16;
 #endif
 
 #define RAP_STREAM_WAYS		8
@@ -134,7 +133,7 @@ struct rap_stream_key {
 
 struct rap_stream {
 	struct rap_stream_key key;
-	pgoff_t last;		/* its latest touch (a jittered one: its place) */
+	pgoff_t last;		/* its latest touch (a jittered one's place) */
 	pgoff_t origin;		/* its lowest miss */
 	pgoff_t top;		/* its highest miss */
 	long delta;		/* pages from one touch to the next; 0: unknown */
@@ -164,12 +163,6 @@ struct rap_stream {
 	bool lost;		/* stock lost it once: it reads its own windows */
 	/* the file's mmap_miss was above zero at its latest rap_stream_took() */
 	bool above;
-	/*
-	 * pages its reader's touches landed off its marker, at most
-	 * (rap_stream_match()'s "jitter"), which sizes the folio of its
-	 * window a touch (rap_stream_jitter_order())
-	 */
-	u16 spread;
 	u32 age;		/* the set's clock at its latest touch */
 	u32 seen;		/* the time of its latest touch, ms */
 	u32 reader;		/* the task of its latest fault */

@@ -1514,12 +1514,12 @@ static void rap_case_stream_jitter_reverse(struct rap_test *t)
  * Forward strided readers whose touches land up to 1, 2 or 4 pages off
  * their places at random, half of them, 400 touches, read-around at
  * read_ahead_kb 1024: stock's window around a miss holds the next few
- * touches, its count stays low and it never gives up. The tracker reads
- * a folio around each touch's place, as wide as the spread it saw, so
- * that most jittered touches hit its marker: the file's count stays
- * below MMAP_LOTSAMISS too. (A page a touch missed at each jittered
- * touch and took the count past it: 310 misses against stock's 100, a
- * count of 280, stride 40, jitter of a page.)
+ * touches, its count stays low and it never gives up. The stream's
+ * jittered miss reads stock's window, which serves the touches after it
+ * wherever they land, and the file's count stays below MMAP_LOTSAMISS
+ * too. (The stream's page a touch missed at each jittered touch and took
+ * the count past it: 310 misses against stock's 100, a count of 280,
+ * stride 40, jitter of a page.)
  */
 static void rap_case_stream_jitter_wide(struct rap_test *t)
 {

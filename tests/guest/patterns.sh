@@ -13,6 +13,8 @@
 #   faults;
 # - a B-tree index's reverse scan reads no more than off (plus two
 #   largest windows) and takes no more major faults than off;
+# - a backward stride with half its touches a page off their places
+#   reads no more than off (plus two largest windows);
 # - four threads taking turns along one backward stride take fewer than
 #   half off's faults, at read_ahead_kb 128 and 8192;
 # - a reverse walker beside a random reader takes at most 4 faults more
@@ -57,6 +59,26 @@ pw() {
 # val KEY: a value of the last run
 val() {
 	echo "$pw_out" | sed -n "s/^$1: *//p"
+}
+
+# off_on WHAT ARGS...: patwalk ARGS off, then on, at read_ahead_kb $ra;
+# on reads no more sectors than off plus $slack. Sets off_sectors and
+# off_faults; fails if a run failed
+off_on() {
+	_what=$1
+	shift
+	if ! pw off "$@"; then
+		tap 1 "$_what, read_ahead_kb $ra: tracker off"
+		return 1
+	fi
+	off_sectors=$(val sectors_read) off_faults=$(val major_faults)
+	pw on "$@"
+	_rc=$?
+	tap $_rc "$_what, read_ahead_kb $ra: tracker on"
+	[ $_rc = 0 ] || return 1
+	[ "$(val sectors_read)" -le $((off_sectors + slack)) ]
+	tap $? "$_what, read_ahead_kb $ra: $(val sectors_read) sectors, off $off_sectors + $slack (faults $(val major_faults), off $off_faults)"
+	return 0
 }
 
 # nth N LIST...: the Nth (from 0) of LIST
@@ -121,12 +143,7 @@ for ra in 128 8192; do
 	# Off misses where a run's branch page lies below read-around's
 	# window; on, a stream reads the scan as a walker's span and takes
 	# no more misses than that (docs/STREAMS.md, "How it reads")
-	if pw off btree 64 "$f0"; then
-		off_sectors=$(val sectors_read) off_faults=$(val major_faults)
-		pw on btree 64 "$f0"
-		tap $? "btree index reverse scan, read_ahead_kb $ra: tracker on"
-		[ "$(val sectors_read)" -le $((off_sectors + slack)) ]
-		tap $? "btree index reverse scan, read_ahead_kb $ra: $(val sectors_read) sectors, off $off_sectors + $slack (faults $(val major_faults), off $off_faults)"
+	if off_on "btree index reverse scan" btree 64 "$f0"; then
 		what="btree index reverse scan, read_ahead_kb $ra: $(val major_faults) major faults, off $off_faults"
 		case $ra.$(uname -r) in
 		128.6.12.*)
@@ -138,9 +155,14 @@ for ra in 128 8192; do
 			tap $? "$what"
 			;;
 		esac
-	else
-		tap 1 "btree index reverse scan, read_ahead_kb $ra: tracker off"
 	fi
+
+	# A backward stride of 40 pages, half its touches a page off their
+	# places at random (jitter): past off's give-up (MMAP_LOTSAMISS)
+	# off reads the touched pages alone, and a miss below a stream's
+	# marker, taken for a new stream, once read the span of the walk
+	# (docs/STREAMS.md, "Jitter")
+	off_on "jittered backward stride of 40" jitter 40 "$f0"
 
 	# Four threads in turn along one backward stride of 40 pages
 	if pw off pool 4 40 "$f0"; then

@@ -232,6 +232,7 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: patwalk gen SEED FILE... | pool THREADS STRIDE FILE |\n"
 		"       beside STRIDE FILE | alone STRIDE FILE | btree RUN FILE |\n"
+		"       jitter STRIDE FILE |\n"
 		"       files STRIDE TOUCHES FILE...\n");
 	exit(2);
 }
@@ -323,6 +324,19 @@ int main(int argc, char **argv)
 			if (argv[1][0] == 'b')
 				add(1, 1, 0, pat_rand(&rng) % (pw.pages[0] / 2));
 		}
+	} else if (!strcmp(argv[1], "jitter") && argc == 4) {
+		/* backwards, half the touches a page off their places */
+		unsigned long stride = strtoul(argv[2], NULL, 0);
+		struct stat st;
+		pgoff_t p;
+
+		if (stat(argv[3], &st) || stride < 2)
+			usage();
+		dev = map_cold(0, argv[3], st.st_size / 4096, MADV_NORMAL);
+		for (p = pw.pages[0] - 2; p > 0 && p < pw.pages[0];
+		     p -= stride)
+			add(0, 0, 0, pat_rand(&rng) % 2 ?
+				p + pat_rand(&rng) % 3 - 1 : p);
 	} else if (!strcmp(argv[1], "btree") && argc == 4) {
 		unsigned long run = strtoul(argv[2], NULL, 0), k;
 		struct stat st;

@@ -23,7 +23,6 @@ typedef uint64_t u64;
 #define min(a, b)		((a) < (b) ? (a) : (b))
 #define max(a, b)		((a) > (b) ? (a) : (b))
 #define min_t(t, a, b)		min((t)(a), (t)(b))
-#define max_t(t, a, b)		max((t)(a), (t)(b))
 #define clamp(v, lo, hi)	min(max(v, lo), hi)
 #define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
 #define __weak __attribute__((weak))

@@ -21,7 +21,7 @@ match-jitter|the jitter match (a miss beside the marker of a stream's next touch
 jitter-rank|a jitter match ranked with a stride match, whoever's stream|s/m == RAP_MATCH_STRIDE \|\| m == RAP_MATCH_JITTER/m == RAP_MATCH_STRIDE/
 jitter-untouched|a jitter match only if its reader touched nothing in its last stride|s/\t    rap_untouched_between\(f, nbr->view, s->last,\n[^\n]*\n[^\n]*\)\)\n/\t    true)\n/
 jitter-place|a jittered stream's place kept where its touches land (the miss taken for it)|s/s->last = s->marker \+ \(long\)\(f->index - s->marker\) \/ 2;/s->last = f->index;/
-jitter-order|the folio of a jittered touch (a page a touch)|s/(static unsigned int rap_stream_jitter_order\([^{]*\{\n[^\n]*\n\n)/$1\treturn 0;\n/
+jitter-stock|stock's window for a jittered miss where it holds two touches or more|s/if \(how == RAP_MATCH_JITTER &&\n\t    2 \* rap_stream_step\(s\) <= f->stock_pages\)\n\t\treturn false;\n//
 jitter-again|a jittered stream keeps its way of reading|s/ \|\|\n\t\t how == RAP_MATCH_JITTER\)/)/
 match-short|the shorter match (a stride shorter than learnt)|s/return RAP_MATCH_SHORT;/;/
 match-dense|the dense match (continues the cached pages behind it)|s/return RAP_MATCH_DENSE;/;/
