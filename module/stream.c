@@ -376,9 +376,9 @@ static enum rap_stream_match rap_stream_match(const struct rap_stream *s,
  * stride on, or beside its marker within its reader's jitter) first,
  * whoever's stream it is (a pool's tasks take turns on one stream; a
  * random reader's miss beside a stream's marker is no stream of its
- * own); then the faulting task's own streams; then the better match. A skip, a shorter
- * stride, a dense or a near match of another task's stream may be a
- * coincidence of another reader's miss.
+ * own); then the faulting task's own streams; then the better match. A
+ * skip, a shorter stride, a dense or a near match of another task's
+ * stream may be a coincidence of another reader's miss.
  */
 static unsigned int rap_stream_rank(enum rap_stream_match m, bool own)
 {
