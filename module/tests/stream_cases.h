@@ -1453,8 +1453,8 @@ static void rap_case_stream_jitter_stride(struct rap_test *t)
 	const unsigned long n = 400;
 	unsigned long i, c;
 
-	for (c = 0; c < 2 * ARRAY_SIZE(strides) * 2; c++) {
-		unsigned long stride = strides[c / 4 % ARRAY_SIZE(strides)];
+	for (c = 0; c < 4 * ARRAY_SIZE(strides); c++) {
+		unsigned long stride = strides[c / 4];
 		bool up = c & 1, below = c & 2;
 
 		rap_sim_init(&rap_sim_a, RAP_SIM_PAGES, 32, RAP_MAP_AROUND,
