@@ -4,10 +4,12 @@
  * async readahead marker. PG_readahead is PG_reclaim, so the kernel must
  * not offer such a folio to a readahead policy, nor clear the flag.
  *
- * With FILE cold (and read_ahead_kb small enough that read-around marks
- * a page within its first 1024): fault its first page through a read-only MAP_SHARED
- * mapping, so read-around places its marker; find the marked page in
- * /proc/kpageflags (KPF_RECLAIM is the shared bit); pwrite() it and start
+ * Drop FILE from the page cache (reads in flight waited for), and with
+ * read_ahead_kb small enough that read-around marks a page within its
+ * first 1024: fault its first page through a read-only MAP_SHARED mapping,
+ * so read-around places its marker; find the marked page in
+ * /proc/kpageflags (KPF_RECLAIM is the shared bit), waiting for each page
+ * of a read-around the disk has not finished; pwrite() it and start
  * its writeback with sync_file_range(); while it is under writeback
  * (KPF_WRITEBACK, on a throttled disk), touch it through the mapping, which
  * faults into do_async_mmap_readahead() because filemap_map_pages() skips
@@ -16,13 +18,17 @@
  * the async counts come from STATS_FILE if given (else -1). Exits 1 on any
  * failure.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include "pagecache.h"
 
 #define KPF_WRITEBACK	8
 #define KPF_RECLAIM	9
@@ -36,6 +42,15 @@ static int die(const char *what)
 }
 
 /* The page flags of the page mapped at @addr (which must be mapped) */
+/* A pagecache.h call's -errno, with the call it names */
+static void pc_check(int err, const char *what)
+{
+	if (err) {
+		errno = -err;
+		die(what);
+	}
+}
+
 static uint64_t flags_at(const void *addr)
 {
 	uint64_t ent, flags;
@@ -77,7 +92,9 @@ int main(int argc, char **argv)
 	long i, marker = -1, window = 1024;
 	unsigned char *map, *probe, c = 1;
 	long long async_before, async_after;
-	uint64_t before, after;
+	uint64_t before, after, cached;
+	const char *what = "";
+	struct stat st;
 	int fd;
 
 	ps = sysconf(_SC_PAGESIZE);
@@ -88,32 +105,40 @@ int main(int argc, char **argv)
 	fd = open(argv[1], O_RDWR);
 	if (fd < 0)
 		die(argv[1]);
-	if (fsync(fd) || posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED))
-		die("drop the cache");
+	if (fstat(fd, &st))
+		die("fstat");
+	pc_check(pc_drop(fd, (st.st_size + ps - 1) / ps, &cached, &what), what);
+	if (cached) {
+		fprintf(stderr, "%s: %llu pages stayed cached\n", argv[1],
+			(unsigned long long)cached);
+		return 1;
+	}
 	map = mmap(NULL, window * ps, PROT_READ, MAP_SHARED, fd, 0);
 	if (map == MAP_FAILED)
 		die("mmap");
 	sum += map[0];
 
-	/* find the marker without faulting: map each cached page elsewhere */
+	/*
+	 * Find the marker without faulting on @map: map each cached page
+	 * elsewhere. A read-around the disk has not finished is cached and
+	 * locked, not uptodate: cachestat() counts it where mincore() would
+	 * not, and the touch through the probe waits for it.
+	 */
 	probe = mmap(NULL, window * ps, PROT_READ, MAP_SHARED, fd, 0);
 	if (probe == MAP_FAILED || madvise(probe, window * ps, MADV_RANDOM))
 		die("probe mapping");
-	{
-		unsigned char vec[1024];
-
-		if (mincore(map, window * ps, vec))
-			die("mincore");
-		for (i = 1; i < window && marker < 0; i++) {
-			if (!(vec[i] & 1))
-				break;
-			sum += probe[i * ps];	/* cached: a minor fault */
-			if (flags_at(probe + i * ps) & (1ULL << KPF_RECLAIM))
-				marker = i;
-		}
+	for (i = 1; i < window && marker < 0; i++) {
+		pc_check(pc_cached(fd, i, 1, &cached, &what), what);
+		if (!cached)
+			break;
+		sum += probe[i * ps];	/* cached: a minor fault */
+		if (flags_at(probe + i * ps) & (1ULL << KPF_RECLAIM))
+			marker = i;
 	}
-	if (marker < 0)
-		die("no readahead marker in the read-around window");
+	if (marker < 0) {
+		fprintf(stderr, "no readahead marker in the read-around window\n");
+		return 1;
+	}
 	printf("marker %ld\n", marker);
 
 	if (pwrite(fd, &c, 1, marker * ps) != 1)
