@@ -258,6 +258,23 @@ static bool rap_stream_descent(const struct rap_stream *s,
 }
 
 /*
+ * The fault-around blocks strictly between those of pages @a and @b: the
+ * first, and the end. Empty (first == end) when the blocks touch.
+ */
+static void rap_blocks_between(const struct rap_stream_fault *f,
+			       pgoff_t a, pgoff_t b, pgoff_t *first,
+			       pgoff_t *end)
+{
+	unsigned long fa = f->fault_around_pages ? f->fault_around_pages : 1;
+	pgoff_t lo = min(a, b), hi = max(a, b);
+
+	*first = (lo | (fa - 1)) + 1;
+	*end = hi & ~(fa - 1);
+	if (*end < *first)
+		*end = *first;
+}
+
+/*
  * Whether the reader touched nothing between pages @a and @b: no
  * fault-around block strictly between their blocks is mapped
  */
@@ -266,12 +283,36 @@ static bool rap_untouched_between(const struct rap_stream_fault *f,
 				  pgoff_t a, pgoff_t b)
 {
 	unsigned long fa = f->fault_around_pages ? f->fault_around_pages : 1;
-	pgoff_t lo = min(a, b), hi = max(a, b), p;
+	pgoff_t p, end;
 
 	if (!view->mapped)
 		return false;
-	for (p = (lo | (fa - 1)) + 1; p + fa <= (hi & ~(fa - 1)); p += fa)
+	for (rap_blocks_between(f, a, b, &p, &end); p < end; p += fa)
 		if (view->mapped(view->ctx, p))
+			return false;
+	return true;
+}
+
+/*
+ * Whether a reader walked the pages between @a and @b: there is a
+ * fault-around block strictly between their blocks, and every one is
+ * mapped. A random reader beside the stream maps some blocks, not a
+ * stride's worth in a row (as rap_stream_descent() tells a run walked).
+ */
+static bool rap_walked_between(const struct rap_stream_fault *f,
+			       const struct rap_cache_view *view,
+			       pgoff_t a, pgoff_t b)
+{
+	unsigned long fa = f->fault_around_pages ? f->fault_around_pages : 1;
+	pgoff_t p, end;
+
+	if (!view->mapped)
+		return true;
+	rap_blocks_between(f, a, b, &p, &end);
+	if (p == end)
+		return false;
+	for (; p < end; p += fa)
+		if (!view->mapped(view->ctx, p))
 			return false;
 	return true;
 }
@@ -299,12 +340,14 @@ static enum rap_stream_match rap_stream_match(const struct rap_stream *s,
 	 * (fault-around never maps a marked folio, so a touch of it is a
 	 * fault the tracker hears of). A miss within a quarter stride of the
 	 * marker is the stream's, nearer its place than any other touch's,
-	 * if its reader touched nothing in the stride up to its last touch
-	 * (which a stride of two fault-around blocks or more shows): a
-	 * B-tree's scan, whose runs' first misses look like a jittered
-	 * stride, walked that run and walks the next up through the marker;
-	 * a pool's other tasks touch the pages between a task's touches,
-	 * which stock's windows serve and the stream's would not. Matched
+	 * if no reader walked the stride up to its last touch (which a
+	 * stride of two fault-around blocks or more shows): a B-tree's
+	 * scan, whose runs' first misses look like a jittered stride,
+	 * walked that run and walks the next up through the marker; a
+	 * pool's other tasks touch the pages between a task's touches,
+	 * which stock's windows serve and the stream's would not; a random
+	 * reader beside the stream maps some of a stride's blocks, not
+	 * all. Matched
 	 * so, it continues the stream (rap_stream_decide()); without the
 	 * match, the miss would start a stream of its own, which the cached
 	 * page of the marker beside it would make look dense. A confirmed
@@ -315,9 +358,9 @@ static enum rap_stream_match rap_stream_match(const struct rap_stream *s,
 	    step >= 2 * fa &&
 	    rap_absdiff(f->index, s->marker) <=
 	    step / RAP_STREAM_JITTER_SHARE &&
-	    rap_untouched_between(f, nbr->view, s->last,
-				  s->delta > 0 ? s->last - min(s->last, step) :
-						 s->last + step))
+	    !rap_walked_between(f, nbr->view, s->last,
+				s->delta > 0 ? s->last - min(s->last, step) :
+					       s->last + step))
 		return RAP_MATCH_JITTER;
 	if (s->conf >= RAP_STREAM_CONFIRM && s->delta && up == forward &&
 	    !(dist % step) && dist / step <= RAP_STREAM_SKIP)
