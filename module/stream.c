@@ -999,10 +999,9 @@ static bool rap_stream_walked(const struct rap_stream *s,
 }
 
 /*
- * A miss that continues a confirmed stream. When its step is at most what
- * stock reads on a miss, or the page behind the fault is cached (so the
- * reader may touch pages between its misses), read the span from the fault on,
- * in folios at least as large as the step so that the marked one holds a
+ * A miss that continues a confirmed stream. When its reader is dense, or
+ * (VM_SEQ_READ) its step is at most what stock reads on a miss, read the
+ * span from the fault on, in folios at least as large as the step so that the marked one holds a
  * touch whatever the reader's stride below the step; the first window is
  * twice stock's (or two steps), as forward readahead doubles on its first
  * marker. Otherwise read stock's window at the next miss.
@@ -1013,7 +1012,6 @@ static bool rap_stream_sync(struct rap_stream *s,
 			    struct ra_policy_window *win, unsigned int *did)
 {
 	unsigned long step = rap_stream_step(s);
-	pgoff_t behind = s->delta > 0 ? f->index - 1 : f->index + 1;
 	pgoff_t p, from, stock_end;
 	unsigned int order;
 
@@ -1023,10 +1021,12 @@ static bool rap_stream_sync(struct rap_stream *s,
 	 * and then read only the faulting page: a strided reader there gets
 	 * its pages only, a dense one (stride 1, the cached pages behind its
 	 * misses, or with read-around the pages between them walked) its
-	 * span. VM_SEQ_READ reads its window on every miss,
-	 * so the span when stock's windows cover it too: when the step is
-	 * at most one window, or the reader touched pages that stock read
-	 * up to the fault.
+	 * span. VM_SEQ_READ reads its window on every miss, so the span
+	 * when stock's windows cover it too: for a dense reader, or a step
+	 * of at most one window. A step longer than the window leaves the
+	 * pages past each window unread; the page behind the miss cached
+	 * (another reader's window, a random reader's) does not show that
+	 * this reader reads them.
 	 */
 	if (f->kind != RAP_MAP_SEQ) {
 		s->dense = s->dense || (f->kind == RAP_MAP_AROUND &&
@@ -1036,8 +1036,7 @@ static bool rap_stream_sync(struct rap_stream *s,
 	} else if (again) {
 		s->span = s->span || step == 1;	/* stock's windows stay */
 	} else {
-		s->span = s->dense || step <= f->stock_pages ||
-			  view->has_folio(view->ctx, behind);
+		s->span = s->dense || step <= f->stock_pages;
 	}
 	if (!s->span) {
 		s->unit_order = 0;
