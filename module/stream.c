@@ -258,61 +258,24 @@ static bool rap_stream_descent(const struct rap_stream *s,
 }
 
 /*
- * The fault-around blocks strictly between those of pages @a and @b: the
- * first, and the end. Empty (first == end) when the blocks touch.
+ * Whether every fault-around block strictly between those of pages @a and
+ * @b is @mapped (or, !@mapped, none is); true when there is none. A
+ * reader that touched nothing between them leaves every block unmapped
+ * (rap_stream_untouched()); one that walked them, every block mapped (a
+ * random reader maps some, not a stride's worth in a row, as
+ * rap_stream_descent() tells a run walked).
  */
-static void rap_blocks_between(const struct rap_stream_fault *f,
-			       pgoff_t a, pgoff_t b, pgoff_t *first,
-			       pgoff_t *end)
-{
-	unsigned long fa = f->fault_around_pages ? f->fault_around_pages : 1;
-	pgoff_t lo = min(a, b), hi = max(a, b);
-
-	*first = (lo | (fa - 1)) + 1;
-	*end = hi & ~(fa - 1);
-	if (*end < *first)
-		*end = *first;
-}
-
-/*
- * Whether the reader touched nothing between pages @a and @b: no
- * fault-around block strictly between their blocks is mapped
- */
-static bool rap_untouched_between(const struct rap_stream_fault *f,
-				  const struct rap_cache_view *view,
-				  pgoff_t a, pgoff_t b)
-{
-	unsigned long fa = f->fault_around_pages ? f->fault_around_pages : 1;
-	pgoff_t p, end;
-
-	if (!view->mapped)
-		return false;
-	for (rap_blocks_between(f, a, b, &p, &end); p < end; p += fa)
-		if (view->mapped(view->ctx, p))
-			return false;
-	return true;
-}
-
-/*
- * Whether a reader walked the pages between @a and @b: there is a
- * fault-around block strictly between their blocks, and every one is
- * mapped. A random reader beside the stream maps some blocks, not a
- * stride's worth in a row (as rap_stream_descent() tells a run walked).
- */
-static bool rap_walked_between(const struct rap_stream_fault *f,
+static bool rap_blocks_between(const struct rap_stream_fault *f,
 			       const struct rap_cache_view *view,
-			       pgoff_t a, pgoff_t b)
+			       pgoff_t a, pgoff_t b, bool mapped)
 {
 	unsigned long fa = f->fault_around_pages ? f->fault_around_pages : 1;
-	pgoff_t p, end;
+	pgoff_t lo = min(a, b), hi = max(a, b), p;
 
 	if (!view->mapped)
-		return true;
-	rap_blocks_between(f, a, b, &p, &end);
-	if (p == end)
-		return false;
-	for (; p < end; p += fa)
-		if (!view->mapped(view->ctx, p))
+		return mapped;
+	for (p = (lo | (fa - 1)) + 1; p + fa <= (hi & ~(fa - 1)); p += fa)
+		if (view->mapped(view->ctx, p) != mapped)
 			return false;
 	return true;
 }
@@ -358,9 +321,9 @@ static enum rap_stream_match rap_stream_match(const struct rap_stream *s,
 	    step >= 2 * fa &&
 	    rap_absdiff(f->index, s->marker) <=
 	    step / RAP_STREAM_JITTER_SHARE &&
-	    !rap_walked_between(f, nbr->view, s->last,
+	    !rap_blocks_between(f, nbr->view, s->last,
 				s->delta > 0 ? s->last - min(s->last, step) :
-					       s->last + step))
+					       s->last + step, true))
 		return RAP_MATCH_JITTER;
 	if (s->conf >= RAP_STREAM_CONFIRM && s->delta && up == forward &&
 	    !(dist % step) && dist / step <= RAP_STREAM_SKIP)
@@ -755,7 +718,7 @@ static bool rap_stream_span(struct rap_stream *s,
 
 /*
  * Whether its reader touched nothing between the stream's last two misses
- * (rap_untouched_between()): the distance between them is its stride, not
+ * (rap_blocks_between()): the distance between them is its stride, not
  * the reach of the windows stock read around its touches, which hide a
  * shorter stride (rap_stream_match()'s "shorter").
  */
@@ -763,7 +726,8 @@ static bool rap_stream_untouched(const struct rap_stream *s,
 				 const struct rap_stream_fault *f,
 				 const struct rap_cache_view *view)
 {
-	return rap_untouched_between(f, view, f->index - s->delta, f->index);
+	return rap_blocks_between(f, view, f->index - s->delta, f->index,
+				  false);
 }
 
 /*

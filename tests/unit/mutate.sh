@@ -19,7 +19,7 @@ match-stride|the stride match (exactly one stride on)|s/return RAP_MATCH_STRIDE;
 match-skip|the skip match (a few strides on)|s/return RAP_MATCH_SKIP;/;/
 match-jitter|the jitter match (a miss beside the marker of a stream's next touch)|s/return RAP_MATCH_JITTER;/;/
 jitter-rank|a jitter match ranked with a stride match, whoever's stream|s/m == RAP_MATCH_STRIDE \|\| m == RAP_MATCH_JITTER/m == RAP_MATCH_STRIDE/
-jitter-walked|a jitter match only if its reader did not walk its last stride|s/\t    !rap_walked_between\(f, nbr->view, s->last,\n[^\n]*\n[^\n]*\)\)\n/\t    true)\n/
+jitter-walked|a jitter match only if its reader did not walk its last stride|s/\t    !rap_blocks_between\(f, nbr->view, s->last,\n[^\n]*\n[^\n]*, true\)\)\n/\t    true)\n/
 jitter-place|a jittered stream's place kept where its touches land (the miss taken for it)|s/s->last = s->marker \+ \(long\)\(f->index - s->marker\) \/ 2;/s->last = f->index;/
 jitter-stock|stock's window for a jittered miss where it holds two touches or more|s/if \(how == RAP_MATCH_JITTER &&\n\t    2 \* rap_stream_step\(s\) <= f->stock_pages\)\n\t\treturn false;\n//
 jitter-again|a jittered stream keeps its way of reading|s/ \|\|\n\t\t how == RAP_MATCH_JITTER\)/)/
