@@ -309,12 +309,12 @@ static enum rap_stream_match rap_stream_match(const struct rap_stream *s,
 	 * walked that run and walks the next up through the marker; a
 	 * pool's other tasks touch the pages between a task's touches,
 	 * which stock's windows serve and the stream's would not; a random
-	 * reader beside the stream maps some of a stride's blocks, not
-	 * all. Matched
-	 * so, it continues the stream (rap_stream_decide()); without the
-	 * match, the miss would start a stream of its own, which the cached
-	 * page of the marker beside it would make look dense. A confirmed
-	 * stream that lost its marker misses further on, some strides on.
+	 * reader beside the stream maps some of a stride's blocks, not all.
+	 * Matched so, it continues the stream (rap_stream_decide());
+	 * without the match, the miss would start a stream of its own,
+	 * which the cached page of the marker beside it would make look
+	 * dense. A confirmed stream that lost its marker misses further
+	 * on, some strides on.
 	 */
 	step = rap_stream_step(s);
 	if (s->state == RAP_STREAM_AHEAD && !s->span && !s->dense &&
@@ -965,10 +965,11 @@ static bool rap_stream_walked(const struct rap_stream *s,
 /*
  * A miss that continues a confirmed stream. When its reader is dense, or
  * (VM_SEQ_READ) its step is at most what stock reads on a miss, read the
- * span from the fault on, in folios at least as large as the step so that the marked one holds a
- * touch whatever the reader's stride below the step; the first window is
- * twice stock's (or two steps), as forward readahead doubles on its first
- * marker. Otherwise read stock's window at the next miss.
+ * span from the fault on, in folios at least as large as the step so that
+ * the marked one holds a touch whatever the reader's stride below the
+ * step; the first window is twice stock's (or two steps), as forward
+ * readahead doubles on its first marker. Otherwise read stock's window at
+ * the next miss.
  */
 static bool rap_stream_sync(struct rap_stream *s,
 			    const struct rap_stream_fault *f,

@@ -41,7 +41,6 @@ static int die(const char *what)
 	exit(1);
 }
 
-/* The page flags of the page mapped at @addr (which must be mapped) */
 /* A pagecache.h call's -errno, with the call it names */
 static void pc_check(int err, const char *what)
 {
@@ -51,6 +50,7 @@ static void pc_check(int err, const char *what)
 	}
 }
 
+/* The page flags of the page mapped at @addr (which must be mapped) */
 static uint64_t flags_at(const void *addr)
 {
 	uint64_t ent, flags;
