@@ -28,7 +28,7 @@ help:
 	@echo "make check         run every test; ends with 'N passed, N failed'"
 	@echo "make stress        debug kernel: walkers, policy flips, module reloads, truncation for STRESS_SECONDS (default 600), then leak/splat checks"
 	@echo "make demo          boot the patched kernel and compare policies off/on"
-	@echo "make bench         seed workloads x policy settings, stock 7.3.4 and patched, in QEMU (~17 min): docs/BENCHMARKS.md"
+	@echo "make bench         seed workloads x policy settings, stock 7.3.4 and patched, in QEMU: docs/BENCHMARKS.md"
 	@echo "make bench-smoke   one small bench cell per setting (TAP, < 1 min)"
 	@echo "make fuzz          each libFuzzer target for FUZZ_SECONDS (default 600), random seed"
 	@echo "make patterns      the stream tracker's generated patterns: PATTERN_DRAWS (default 50000) draws, every class a test"

@@ -1,7 +1,8 @@
 #!/bin/bash
-# One source of truth: the README, rapolicyctl(8), the ABI document,
+# One source of truth: docs/POLICIES.md, rapolicyctl(8), the ABI document,
 # rapolicyctl's --help texts and its bash completion must name exactly the
-# policies, values and counters of module/table.h (TAP).
+# policies, values and counters of module/table.h; the facts that drift
+# (the number of patches, timings) are stated once, in the README (TAP).
 #   doc-drift.sh BINDIR       (BINDIR holds the built rapolicyctl)
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -10,6 +11,7 @@ table=$top/module/table.h
 man=$top/userspace/rapolicyctl/rapolicyctl.8
 abi=$top/docs/ABI/sysfs-kernel-mm-rapolicy
 readme=$top/README.md
+policies=$top/docs/POLICIES.md
 . "$(dirname "$0")/tap.sh"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -61,20 +63,68 @@ for p in $(cut -d' ' -f1 $T/policies); do
 done
 tap $ok "the ABI document's ab/ entry names every policy"
 
-# README: the policy table
-sed -n '/^## The policies/,/^## /p' "$readme" | grep -E '^\| `[a-z_]+` \| `' | sed 's/^| `\([a-z_]*\)` | \([^|]*\)|.*/\1 \2/; s/`//g; s/ *$//' |
+# docs/POLICIES.md: the policy table
+sed -n '/^## The policies/,/^## /p' "$policies" | grep -E '^\| `[a-z_]+` \| `' | sed 's/^| `\([a-z_]*\)` | \([^|]*\)|.*/\1 \2/; s/`//g; s/ *$//' |
 	sed "s/^\\($order .*\\) 0\\.\\.[0-9]*$/\\1 0..N/" >$T/readme.pol
 want | diff -u - $T/readme.pol >$T/d
-tap $? "README's policy table: $(grep '^[-+][a-z]' $T/d | tr '\n' ' ')"
+tap $? "docs/POLICIES.md's policy table: $(grep '^[-+][a-z]' $T/d | tr '\n' ' ')"
 ok=0
-for w in $(grep -oE '\b(pages_requested|rapolicy_[a-z_]+)\b' "$readme" "$man" | cut -d: -f2 | sort -u); do
+for w in $(grep -ohE '\b(pages_requested|rapolicy_[a-z_]+)\b' "$readme" "$man" "$top"/docs/*.md | sort -u); do
 	case $w in
 	pages_requested) echo "# $w is no counter of the module"; ok=1 ;;
 	rapolicy_*_total) grep -qx "${w#rapolicy_}" <(sed 's/$/_total/' $T/counters) ||
 		{ echo "# $w is no counter"; ok=1; } ;;
 	esac
 done
-tap $ok "README and rapolicyctl(8) name no counter the table lacks"
+tap $ok "README, docs/*.md and rapolicyctl(8) name no counter the table lacks"
+
+# The README: its size, and the facts that drift, stated there once
+size=$(wc -c <"$readme")
+[ "$size" -le 12288 ]
+tap $? "README.md is at most 12 KiB ($size bytes)"
+npatch=$(ls "$top"/patches/0*.patch | wc -l)
+nseries=$(grep -cv '^#\|^$' "$top/patches/series")
+said=$(grep -oE 'a series of [0-9]+ patches' "$readme" | grep -oE '[0-9]+')
+[ "$said" = "$npatch" ] && [ "$nseries" = "$npatch" ]
+tap $? "the README's patch count ('${said:-none}') is patches/ ($npatch files, $nseries in series)"
+# Documents other than the README that could state a count or a time again;
+# docs/BENCHMARKS.md is make bench's own record.
+others=("$top"/docs/*.md "$top/tests/vm/README.md" "$top/Makefile" "$top/userspace/rapolicyctl/rapolicyctl.8")
+others=("${others[@]/"$top/docs/BENCHMARKS.md"/}")
+# units: each sentence of a paragraph, each cell of a table row, each
+# Makefile line
+units() {
+	awk 'function out(t,    i, k, part) {
+			k = split(t, part, /[.;:] |\|/)
+			for (i = 1; i <= k; i++)
+				if (part[i] ~ /[a-z]/)
+					print f ": " part[i]
+		}
+		FNR == 1 && p != "" { out(p); p = "" }
+		{ f = FILENAME }
+		f ~ /Makefile$/ { out($0); next }
+		/^\|/ { if (p != "") out(p); p = ""; out($0); next }
+		/^$/ { if (p != "") out(p); p = ""; next }
+		{ p = p " " $0 }
+		END { if (p != "") out(p) }' "${others[@]}"
+}
+units | grep -iE '(four|five|six|seven|eight|nine|[0-9]+)[- ]patch(es)? series|series of [0-9a-z]+ patches' |
+	cut -c1-160 >$T/counts
+if [ -s $T/counts ]; then comment <$T/counts; false; fi
+tap $? "no document but the README states the number of patches"
+mins='[0-9.]+( to [0-9]+)? (min|minutes)\b'
+keys='(make bench\b[^-]|make check|make demo|debug kernel[^.]*buil[dt]|buil[dt][^.]*debug kernel)'
+units | grep -iE "$keys.*$mins|$mins.*$keys" |
+	cut -c1-200 >$T/times
+if [ -s $T/times ]; then comment <$T/times; false; fi
+tap $? "no document but the README says how long make check, make bench, make demo or the debug kernel take"
+# make bench's time: docs/BENCHMARKS.md's runtime plus its real clients' boot
+bench=$(grep -oE '\| runtime \| [0-9]+ min [0-9]+ s in all' "$top/docs/BENCHMARKS.md" | awk '{ print $4 * 60 + $6 }')
+clients=$(grep -oE '[0-9]+ s in all on' "$top/docs/BENCHMARKS.md" | awk '{ s += $1 } END { print s + 0 }')
+said=$(grep -E '^\| `make bench`' "$readme" | grep -oE '[0-9]+ minutes' | grep -oE '[0-9]+')
+want_min=$(( (bench + clients + 30) / 60 ))
+[ -n "$bench" ] && [ "$said" = "$want_min" ]
+tap $? "the README's make bench time (${said:-none} min) is docs/BENCHMARKS.md's (${bench:-?} s + ${clients} s: $want_min min)"
 
 # --help texts and the completion
 "$bin/rapolicyctl" set --help | sed -n '/^Policies/,/^$/p' | sed -n 's/^  //p' |

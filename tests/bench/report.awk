@@ -276,7 +276,7 @@ function setup(    i, w, s, c) {
 		print "| " w " | " human(wsize[w]) " | " advname(wadv[w]) " | " wpat[w] " | " wra[w] " | " (opts(w) == "" ? "" : "`" opts(w) "`") " | " (wseed[w] == "-" ? "" : wseed[w]) " | " wtitle[w] " |"
 	}
 	print ""
-	print "Sizes are chosen for TCG (the whole run takes 15-20 minutes on 2 cores):"
+	print "Sizes are chosen for TCG (the runtime above says how long the run took):"
 	print "256 MiB is 128 PMD folios, past MMAP_LOTSAMISS (100 misses), so the"
 	print "MADV_HUGEPAGE reverse walk and the memcpy show the seed's regression; a"
 	print "MADV_SEQUENTIAL reverse walk faults once per page on stock, so 64 MiB"
