@@ -12,13 +12,25 @@
 
 #include "rapctl.h"
 
+/* The message on stderr; the first of a --json command kept for its JSON */
+static void vmsg(struct ctx *c, const char *cmd, const char *fmt, va_list ap)
+{
+	char line[sizeof(c->msg)];
+	size_t o = (size_t)snprintf(line, sizeof(line), "%s%s", cmd ? cmd : "",
+				    cmd ? ": " : "");
+
+	vsnprintf(line + o, sizeof(line) - o, fmt, ap);
+	fprintf(c->err, "rapolicyctl: %s", line);
+	if (!c->msg[0] && strncmp(line, "warning: ", 9))
+		memcpy(c->msg, line, sizeof(line));
+}
+
 int errmsg(struct ctx *c, const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("rapolicyctl: ", c->err);
 	va_start(ap, fmt);
-	vfprintf(c->err, fmt, ap);
+	vmsg(c, NULL, fmt, ap);
 	va_end(ap);
 	fputc('\n', c->err);
 	return RC_ERR;
@@ -28,9 +40,8 @@ int usage(struct ctx *c, const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(c->err, "rapolicyctl: %s%s", cmd ? cmd : "", cmd ? ": " : "");
 	va_start(ap, fmt);
-	vfprintf(c->err, fmt, ap);
+	vmsg(c, cmd, fmt, ap);
 	va_end(ap);
 	fprintf(c->err, " (try 'rapolicyctl %s%s--help')\n", cmd ? cmd : "",
 		cmd ? " " : "");

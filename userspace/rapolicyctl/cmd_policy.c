@@ -288,7 +288,7 @@ static int load_ab(struct ctx *c, json_t *j, struct ab_conf *ab)
 	memset(ab, 0, sizeof(*ab));
 	if (j && json_unpack_ex(j, &e, JSON_STRICT, "{s?s, s?s, s?I, s?o}", "mode", &mode,
 				"cgroup", &cg, "sample_permille", &permille, "salt", &salt))
-		return usage(c, "apply", "\"ab\": %s", esc(e.text));
+		return usage(c, "apply", "\"ab\": %s", esc_text(e.text));
 	ab->mode = choice_index(&ab_mode_def, mode);
 	if (ab->mode < 0)
 		return usage(c, "apply", "\"ab\": unknown mode '%s'", esc(mode));
@@ -336,10 +336,10 @@ int cmd_apply(struct ctx *c, int argc, char **argv)
 		return ret;
 	j = strcmp(argv[1], "-") ? json_load_file(argv[1], 0, &e) : json_loadf(stdin, 0, &e);
 	if (!j)
-		return usage(c, "apply", "%s:%d: %s", esc(argv[1]), e.line, esc(e.text));
+		return usage(c, "apply", "%s:%d: %s", esc(argv[1]), e.line, esc_text(e.text));
 	ret = json_unpack_ex(j, &e, JSON_STRICT, "{s?o, s?o, s?o, s?o}", "a", &arms[ARM_A],
 			     "b", &arms[ARM_B], "ab", &ab, "version", &ver) ?
-	      usage(c, "apply", "%s: %s", esc(argv[1]), esc(e.text)) : 0;
+	      usage(c, "apply", "%s: %s", esc(argv[1]), esc_text(e.text)) : 0;
 	for (int arm = 0; arm < NR_ARMS && !ret; arm++)
 		ret = load_arm(c, &s, arms[arm], arm, &to[arm]);
 	if (!ret)
@@ -353,4 +353,26 @@ int cmd_apply(struct ctx *c, int argc, char **argv)
 		n += plan_arm(w + n, arm, &s.arm[arm], &to[arm]);
 	n += plan_ab(w + n, &s.ab, &abc);
 	return apply_report(c, w, n);
+}
+
+static const char usage_policies[] =
+"Usage: rapolicyctl policies\n\n"
+"Each policy of the module's table: its values (the first is stock; 0..N\n"
+"a folio order) and what it does.  It reads no module.\n";
+
+int cmd_policies(struct ctx *c, int argc, char **argv)
+{
+	if (argc > 1 && is_help(argv[1]))
+		return fputs(usage_policies, c->out), RC_OK;
+	if (argc > 1)
+		return usage(c, "policies", "unexpected argument '%s'", esc(argv[1]));
+	for (int p = 0; p < NR_POL; p++) {
+		const struct pol_def *d = &pol_defs[p];
+
+		fprintf(c->out, "%-18s", d->name);
+		for (unsigned int i = 0; i < d->nr; i++)
+			fprintf(c->out, " %s", d->values[i]);
+		fprintf(c->out, "%s\n    %s\n", d->order ? " 0..N" : "", d->help);
+	}
+	return RC_OK;
 }

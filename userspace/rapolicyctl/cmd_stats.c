@@ -13,19 +13,58 @@
 
 static const char usage_stats[] =
 "Usage: rapolicyctl stats [--json | --prometheus]\n"
-"       rapolicyctl stats --interval SECONDS [--count N] [--json]\n"
+"       rapolicyctl stats --interval SECONDS [--count N] [--counters LIST]\n"
+"                         [--json]\n"
 "       rapolicyctl stats reset\n\n"
 "The counters of arms A and B, the time since the last reset and how many\n"
 "setting changes happened since.  --prometheus prints the Prometheus text\n"
 "format (rapolicy_up 0 and exit 0 when the module is not loaded).\n"
 "--interval prints, every SECONDS, a UTC timestamp and one row per arm of\n"
-"what sync_miss, mmap_hit, pmd_hit, async and pages_read added (--json:\n"
-"one object a line with every counter).  'reset' sets them all to 0.\n";
+"what the counters of LIST (comma-separated; default sync_miss,mmap_hit,\n"
+"pmd_hit,async,pages_read) added (--json: one object a line, every counter\n"
+"unless --counters names them).  'reset' sets them all to 0.\n";
 
-static const int cols[] = { ST_sync_miss, ST_mmap_hit, ST_pmd_hit, ST_async, ST_pages_read };
-#define NR_COLS (int)(sizeof(cols) / sizeof(cols[0]))
+#define DEFAULT_COLS "sync_miss,mmap_hit,pmd_hit,async,pages_read"
 
-static void interval_row(struct ctx *c, const struct counters *d, bool json)
+/* The columns of --interval: the counters of a LIST, each once */
+struct cols {
+	int nr, st[NR_ST];
+	bool only;	/* --counters given: JSON rows hold these only */
+};
+
+static int parse_cols(struct ctx *c, const char *list, struct cols *cols)
+{
+	char buf[1024], *save = NULL;
+	unsigned long long seen = 0;
+
+	cols->nr = 0;
+	if (strlen(list) >= sizeof(buf))
+		return usage(c, "stats", "--counters: the list is too long");
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		int i = 0;
+
+		while (i < NR_ST && strcmp(st_names[i], t))
+			i++;
+		if (i == NR_ST)
+			return usage(c, "stats", "--counters: unknown counter '%s'", esc(t));
+		if (seen & (1ULL << i))
+			return usage(c, "stats", "--counters: %s given twice", st_names[i]);
+		seen |= 1ULL << i;
+		cols->st[cols->nr++] = i;
+	}
+	return cols->nr ? RC_OK : usage(c, "stats", "--counters needs a counter");
+}
+
+static int col_width(int st)
+{
+	int len = (int)strlen(st_names[st]);
+
+	return len > 10 ? len : 10;
+}
+
+static void interval_row(struct ctx *c, const struct counters *d, bool json,
+			 const struct cols *cols)
 {
 	char ts[32];
 	time_t t = time(NULL);
@@ -35,19 +74,33 @@ static void interval_row(struct ctx *c, const struct counters *d, bool json)
 	if (json) {
 		json_t *o = json_counters(d);
 
+		for (int arm = 0; arm < NR_ARMS && cols->only; arm++) {
+			json_t *a = json_object_get(o, arm ? "b" : "a");
+
+			for (int i = 0; i < NR_ST; i++) {
+				int k = 0;
+
+				while (k < cols->nr && cols->st[k] != i)
+					k++;
+				if (k == cols->nr)
+					json_object_del(a, st_names[i]);
+			}
+		}
 		json_object_set_new(o, "time", json_string(ts));
 		json_out(c->out, o, true);
 		return;
 	}
 	for (int arm = 0; arm < NR_ARMS; arm++) {
 		fprintf(c->out, "%-20s %-3c", ts, 'A' + arm);
-		for (int i = 0; i < NR_COLS; i++)
-			fprintf(c->out, " %10llu", (unsigned long long)d->c[arm][cols[i]]);
+		for (int i = 0; i < cols->nr; i++)
+			fprintf(c->out, " %*llu", col_width(cols->st[i]),
+				(unsigned long long)d->c[arm][cols->st[i]]);
 		fputc('\n', c->out);
 	}
 }
 
-static int interval(struct ctx *c, double secs, long count, bool json)
+static int interval(struct ctx *c, double secs, long count, bool json,
+		    const struct cols *cols)
 {
 	struct counters prev, cur, d;
 	struct timespec next;
@@ -58,8 +111,8 @@ static int interval(struct ctx *c, double secs, long count, bool json)
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	if (!json) {
 		fprintf(c->out, "%-20s %-3s", "time", "arm");
-		for (int i = 0; i < NR_COLS; i++)
-			fprintf(c->out, " %10s", st_names[cols[i]]);
+		for (int i = 0; i < cols->nr; i++)
+			fprintf(c->out, " %*s", col_width(cols->st[i]), st_names[cols->st[i]]);
 		fputc('\n', c->out);
 	}
 	for (long k = 0; !ret && (count < 0 || k < count); k++) {
@@ -70,7 +123,7 @@ static int interval(struct ctx *c, double secs, long count, bool json)
 		ret = rap_load_counters(&cur, bad, sizeof(bad));
 		if (!ret) {
 			counters_delta(&prev, &cur, &d);
-			interval_row(c, &d, json);
+			interval_row(c, &d, json, cols);
 		}
 		fflush(c->out);
 		prev = cur;
@@ -91,6 +144,8 @@ static int reset(struct ctx *c)
 int cmd_stats(struct ctx *c, int argc, char **argv)
 {
 	bool json = false, prom = false;
+	struct cols cols = { 0 };
+	const char *list = NULL;
 	double secs = 0;
 	long count = -1;
 	struct rap_state s;
@@ -98,6 +153,8 @@ int cmd_stats(struct ctx *c, int argc, char **argv)
 	uint64_t n;
 	int ret;
 
+	if (argc == 3 && !strcmp(argv[1], "reset") && is_help(argv[2]))
+		return fputs(usage_stats, c->out), RC_OK;
 	if (argc == 2 && !strcmp(argv[1], "reset"))
 		return reset(c);
 	for (int i = 1; i < argc; i++) {
@@ -111,6 +168,9 @@ int cmd_stats(struct ctx *c, int argc, char **argv)
 			secs = ret > 0 ? strtod(v, &end) : 0;
 			if (ret < 0 || *end || !(secs >= 0.01 && secs <= 86400))
 				return usage(c, "stats", "--interval takes 0.01 to 86400 seconds");
+		} else if ((ret = opt_val(argc, argv, &i, "--counters", &list))) {
+			if (ret < 0)
+				return usage(c, "stats", "--counters needs a LIST");
 		} else if ((ret = opt_val(argc, argv, &i, "--count", &v))) {
 			if (ret < 0 || parse_u64(v, &n) || !n || n > 1000000000)
 				return usage(c, "stats", "--count takes a number from 1");
@@ -121,13 +181,19 @@ int cmd_stats(struct ctx *c, int argc, char **argv)
 	}
 	if ((json && prom) || (prom && secs > 0))
 		return usage(c, "stats", "choose one of --json, --prometheus, --interval");
+	if (list && secs <= 0)
+		return usage(c, "stats", "--counters needs --interval");
+	cols.only = list;
+	ret = parse_cols(c, list ? list : DEFAULT_COLS, &cols);
+	if (ret)
+		return ret;
 	if (prom && !rap_loaded())
 		return print_prometheus(c->out, NULL, false), RC_OK;
 	ret = need_state(c, &s);
 	if (ret)
 		return ret;
 	if (secs > 0)
-		return interval(c, secs, count, json);
+		return interval(c, secs, count, json, &cols);
 	if (prom)
 		print_prometheus(c->out, &s, true);
 	else if (json)

@@ -13,23 +13,33 @@
 
 #define ESC_MAX 48
 
-const char *esc(const char *s)
+static const char *escape(const char *s, size_t max, bool quote)
 {
-	static char bufs[4][ESC_MAX * 4 + 8];
+	static char bufs[4][160 * 4 + 8];
 	static int next;
 	char *b = bufs[next++ % 4];
 	size_t o = 0, i;
 
-	for (i = 0; s[i] && i < ESC_MAX; i++) {
+	for (i = 0; s[i] && i < max; i++) {
 		unsigned char ch = (unsigned char)s[i];
 
-		if (ch < ' ' || ch >= 0x7f || ch == '\\' || ch == '\'')
+		if (ch < ' ' || ch >= 0x7f || ch == '\\' || (quote && ch == '\''))
 			o += (size_t)sprintf(b + o, "\\x%02x", ch);
 		else
 			b[o++] = (char)ch;
 	}
 	strcpy(b + o, s[i] ? "..." : "");
 	return b;
+}
+
+const char *esc(const char *s)
+{
+	return escape(s, ESC_MAX, true);
+}
+
+const char *esc_text(const char *s)
+{
+	return escape(s, 160, false);
 }
 
 static void prom_head(FILE *f, const char *name, const char *type, const char *help)
@@ -219,8 +229,16 @@ int json_get_u64(const void *j, uint64_t *v)
 	return json_is_string((const json_t *)j) ? parse_u64(json_string_value(j), v) : -1;
 }
 
+static unsigned int nr_json_outs;
+
+unsigned int json_outs(void)
+{
+	return nr_json_outs;
+}
+
 void json_out(FILE *f, void *j, bool compact)
 {
+	nr_json_outs++;
 	json_dumpf(j, f, compact ? JSON_COMPACT : JSON_INDENT(2));
 	fputc('\n', f);
 	json_decref(j);

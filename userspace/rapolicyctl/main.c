@@ -2,9 +2,12 @@
 /*
  * rapolicyctl: the dispatcher.
  */
+#include <jansson.h>
 #include <string.h>
 
 #include "rapctl.h"
+
+static int cmd_help(struct ctx *c, int argc, char **argv);
 
 static const struct {
 	const char *name;
@@ -19,24 +22,72 @@ static const struct {
 	{ "apply", cmd_apply, "set the whole state from a saved file" },
 	{ "stats", cmd_stats, "counters: text, JSON, Prometheus, per interval" },
 	{ "ab", cmd_ab, "arm B, A/B assignment, A/B report" },
+	{ "policies", cmd_policies, "each policy and number of the module's table, with its help" },
+	{ "help", cmd_help, "this text, or 'help COMMAND': that command's" },
 };
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
 static void help(FILE *f)
 {
-	fputs("Usage: rapolicyctl [--root DIR] COMMAND [ARGS]\n\n"
+	fputs("Usage: rapolicyctl [--root DIR] COMMAND [ARGS]\n"
+	      "       rapolicyctl --version | -V\n\n"
 	      "Control rapolicy.ko, the mmap readahead policies (" RAP_DIR ").\n\n"
 	      "Commands:\n", f);
 	for (size_t i = 0; i < NR_COMMANDS; i++)
-		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].what);
+		fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].what);
 	fputs("\n'rapolicyctl COMMAND --help' describes each.  --root DIR reads and\n"
 	      "writes DIR/sys and DIR/proc instead of /sys and /proc.\n"
 	      "Exit status: 0 success, 1 error or drift, 2 bad usage or input.\n", f);
 }
 
+/* help [COMMAND [SUBCOMMAND]]: what COMMAND [SUBCOMMAND] --help prints */
+static int cmd_help(struct ctx *c, int argc, char **argv)
+{
+	char *args[4] = { argv[argc > 1 ? 1 : 0], argc > 2 ? argv[2] : "--help",
+			  "--help", NULL };
+
+	for (int i = 1; i < argc; i++) {
+		if (is_help(argv[i]) || !strcmp(argv[i], "help")) {
+			fputs("Usage: rapolicyctl help [COMMAND [SUBCOMMAND]]\n\n"
+			      "What 'rapolicyctl COMMAND [SUBCOMMAND] --help' prints.\n\n", c->out);
+			help(c->out);
+			return RC_OK;
+		}
+	}
+	if (argc == 1) {
+		help(c->out);
+		return RC_OK;
+	}
+	if (argc > 3)
+		return usage(c, "help", "takes a COMMAND and a SUBCOMMAND at most");
+	for (size_t k = 0; k < NR_COMMANDS; k++)
+		if (!strcmp(argv[1], commands[k].name))
+			return commands[k].fn(c, argc, args);
+	return usage(c, "help", "unknown command '%s'", esc(argv[1]));
+}
+
+/* With --json, a failure that printed no JSON prints {"error", "exit"} */
+static int run(struct ctx *c, size_t k, int argc, char **argv)
+{
+	unsigned int outs = json_outs();
+	int ret;
+
+	for (int i = 1; i < argc; i++)
+		c->json |= !strcmp(argv[i], "--json");
+	ret = commands[k].fn(c, argc, argv);
+	if (ret && c->json && json_outs() == outs) {
+		json_t *m = json_string(c->msg);
+
+		json_out(c->out, json_pack("{s:o, s:i}", "error",
+					   m ? m : json_string(esc_text(c->msg)), "exit", ret),
+			 false);
+	}
+	return ret;
+}
+
 int rapctl_main(int argc, char **argv, FILE *out, FILE *err)
 {
-	struct ctx c = { out, err };
+	struct ctx c = { out, err, false, "" };
 	int i = 1;
 
 	while (i < argc && argv[i][0] == '-') {
@@ -48,7 +99,7 @@ int rapctl_main(int argc, char **argv, FILE *out, FILE *err)
 			help(out);
 			return RC_OK;
 		}
-		if (!ret && !strcmp(argv[i], "--version")) {
+		if (!ret && (!strcmp(argv[i], "--version") || !strcmp(argv[i], "-V"))) {
 			fprintf(out, "rapolicyctl %s\n", RAPOLICY_VERSION);
 			return RC_OK;
 		}
@@ -60,7 +111,7 @@ int rapctl_main(int argc, char **argv, FILE *out, FILE *err)
 		return usage(&c, NULL, "needs a command");
 	for (size_t k = 0; k < NR_COMMANDS; k++)
 		if (!strcmp(argv[i], commands[k].name))
-			return commands[k].fn(&c, argc - i, argv + i);
+			return run(&c, k, argc - i, argv + i);
 	return usage(&c, NULL, "unknown command '%s'", esc(argv[i]));
 }
 

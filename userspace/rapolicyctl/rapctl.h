@@ -165,8 +165,13 @@ void profile_values(const struct profile *pr, struct arm_set *out);
 /* The policies in which a differs from pr */
 unsigned int profile_diff(const struct profile *pr, const struct arm_set *a);
 
-/* fmt.c; esc(): s escaped and capped for messages */
+/*
+ * fmt.c; esc(): s escaped and capped for messages, quotes too (it is
+ * echoed in '...'); esc_text(): the same but for quotes (a library's
+ * message: "'{' expected near 'x'")
+ */
 const char *esc(const char *s);
+const char *esc_text(const char *s);
 void print_prometheus(FILE *f, const struct rap_state *s, bool up);
 /* JSON (jansson's json_t *, as void * to keep jansson.h out of here) */
 void *json_value(int p, const char *v);	/* a string, or a number's integer */
@@ -183,9 +188,14 @@ const char *ab_line(const struct ab_conf *ab, char *buf, size_t size);
 void *json_u64(uint64_t v);
 int json_get_u64(const void *j, uint64_t *v);
 void json_out(FILE *f, void *j, bool compact);
+unsigned int json_outs(void);	/* how many json_out() printed so far */
 
-/* cli.c */
-struct ctx { FILE *out, *err; };
+/* cli.c; with json, a failure's first message is also kept in msg */
+struct ctx {
+	FILE *out, *err;
+	bool json;
+	char msg[1024];
+};
 int errmsg(struct ctx *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int usage(struct ctx *c, const char *cmd, const char *fmt, ...)
@@ -221,6 +231,7 @@ int cmd_save(struct ctx *c, int argc, char **argv);
 int cmd_apply(struct ctx *c, int argc, char **argv);
 int cmd_stats(struct ctx *c, int argc, char **argv);
 int cmd_ab(struct ctx *c, int argc, char **argv);
+int cmd_policies(struct ctx *c, int argc, char **argv);
 int rapctl_main(int argc, char **argv, FILE *out, FILE *err);
 
 #endif /* RAPCTL_H */

