@@ -66,6 +66,9 @@ int file_error(struct ctx *c, int err, const char *file)
 	return io_error(c, err, what);
 }
 
+/* What differs from a module of another version, for writes to name */
+static char differs[1024];
+
 int need_state(struct ctx *c, struct rap_state *s)
 {
 	char bad[80];
@@ -77,9 +80,10 @@ int need_state(struct ctx *c, struct rap_state *s)
 		return errmsg(c, "rapolicy module not loaded: run 'modprobe rapolicy'");
 	}
 	ret = rap_load(s, bad, sizeof(bad));
-	if (ret == -EPROTO && !strcmp(bad, "version"))
-		return errmsg(c, "module version %s does not match rapolicyctl %s: install both from the same release",
-			      esc(s->version), RAPOLICY_VERSION);
+	if (ret == -EPROTO && s->skew)
+		return errmsg(c, "%s: module %s, rapolicyctl %s: not a file this version can read: install both from the same release",
+			      bad, esc(s->version), RAPOLICY_VERSION);
+	rap_differs(s, differs, sizeof(differs));
 	return ret ? file_error(c, ret, bad) : 0;
 }
 
@@ -154,12 +158,14 @@ int parse_pairs(struct ctx *c, const char *cmd, const struct rap_state *s,
 	return bad;
 }
 
-int arm_available(struct ctx *c, const struct rap_state *s, const struct arm_set *to)
+int arm_available(struct ctx *c, const struct rap_state *s, int arm,
+		  const struct arm_set *to)
 {
 	int ret = RC_OK;
 
+	/* a value the arm has is not written: a newer module's is left alone */
 	for (int p = 0; p <= POL_streams_max_kb; p++)
-		if (!pol_available(s, p, to->v[p]))
+		if (strcmp(to->v[p], s->arm[arm].v[p]) && !pol_available(s, p, to->v[p]))
 			ret = errmsg(c, "%s: value '%s' is not available on this kernel",
 				     pol_defs[p].name, esc(to->v[p]));
 	return ret;
@@ -183,7 +189,15 @@ size_t plan_arm(struct write *w, int arm, const struct arm_set *from,
 int apply_report(struct ctx *c, const struct write *w, size_t n)
 {
 	size_t failed = 0;
-	int undo, ret = rap_apply(w, n, &failed, &undo);
+	int undo, ret;
+
+	for (size_t i = 0; i < n && *differs; i++) {
+		if (strcmp(w[i].from, w[i].to)) {
+			errmsg(c, "warning: %s; writing what both have", differs);
+			break;
+		}
+	}
+	ret = rap_apply(w, n, &failed, &undo);
 
 	if (ret) {
 		char what[400];
@@ -257,7 +271,7 @@ int set_arm(struct ctx *c, const char *cmd, int arm, int argc, char **argv)
 	to = s.arm[arm];
 	ret = parse_pairs(c, cmd, &s, argv + 1, argc - 1, &to);
 	if (!ret)
-		ret = arm_available(c, &s, &to);
+		ret = arm_available(c, &s, arm, &to);
 	if (ret)
 		return ret;
 	return apply_report(c, w, plan_arm(w, arm, &s.arm[arm], &to));

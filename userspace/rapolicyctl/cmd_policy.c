@@ -67,13 +67,15 @@ static const char usage_status[] =
 "(streams_max_kb, streams_bytes), the profile each matches (or 'custom'\n"
 "and how it differs from the closest), what this kernel cannot honour\n"
 "('unavailable'), the A/B assignment and the time the counters cover.\n"
-"Exit status 1 when the module is not loaded.\n";
+"A module of another version ('differs:'): what it lacks and what it has\n"
+"that this rapolicyctl does not know.  Exit status 1 when the module is not\n"
+"loaded.\n";
 
 int cmd_status(struct ctx *c, int argc, char **argv)
 {
 	struct rap_state s;
 	bool json = false;
-	char buf[600];
+	char buf[1024];
 	int ret;
 
 	for (int i = 1; i < argc; i++) {
@@ -86,15 +88,20 @@ int cmd_status(struct ctx *c, int argc, char **argv)
 	ret = need_state(c, &s);
 	if (ret)
 		return ret;
+	rap_differs(&s, buf, sizeof(buf));
 	if (json) {
 		json_t *o = json_state(&s, NR_SHOWN);
 
+		json_object_set_new(o, "rapolicyctl", json_string(RAPOLICY_VERSION));
+		json_object_set_new(o, "differs", json_string(buf));
 		json_object_set_new(o, "unavailable", json_unavailable(&s));
 		json_object_set_new(o, "stats", json_counters(&s.st));
 		json_out(c->out, o, false);
 		return RC_OK;
 	}
 	fprintf(c->out, "module:  rapolicy %s\n", esc(s.version));
+	if (*buf)
+		fprintf(c->out, "differs: %s\n", buf);
 	fprintf(c->out, "%-18s  %-12s  %s\n", "policy", "arm A", "arm B");
 	for (int p = 0; p < NR_SHOWN; p++)
 		fprintf(c->out, "%-18s  %-12s  %s\n", pol_defs[p].name,
@@ -220,7 +227,7 @@ int cmd_profile(struct ctx *c, int argc, char **argv)
 	pv = s.arm[arm];	/* a profile leaves the bound */
 	profile_values(pr, &pv);
 	if (nops == 1) {
-		ret = arm_available(c, &s, &pv);
+		ret = arm_available(c, &s, arm, &pv);
 		return ret ? ret : apply_report(c, w, plan_arm(w, arm, &s.arm[arm], &pv));
 	}
 	snprintf(prefix, sizeof(prefix), "arm %c: ", 'A' + arm);
@@ -346,7 +353,7 @@ int cmd_apply(struct ctx *c, int argc, char **argv)
 		ret = load_ab(c, ab, &abc);
 	json_decref(j);
 	for (int arm = 0; arm < NR_ARMS && !ret; arm++)
-		ret = arm_available(c, &s, &to[arm]);
+		ret = arm_available(c, &s, arm, &to[arm]);
 	if (ret)
 		return ret;
 	for (int arm = 0; arm < NR_ARMS; arm++)

@@ -202,8 +202,10 @@ int cmd_stats(struct ctx *c, int argc, char **argv)
 		return RC_OK;
 	fprintf(c->out, "%-18s  %12s  %12s\n", "counter", "arm A", "arm B");
 	for (int i = 0; i < NR_ST; i++)
-		fprintf(c->out, "%-18s  %12llu  %12llu\n", st_names[i],
-			(unsigned long long)s.st.c[ARM_A][i], (unsigned long long)s.st.c[ARM_B][i]);
+		if (!(s.st.absent >> i & 1))
+			fprintf(c->out, "%-18s  %12llu  %12llu\n", st_names[i],
+				(unsigned long long)s.st.c[ARM_A][i],
+				(unsigned long long)s.st.c[ARM_B][i]);
 	fprintf(c->out, "elapsed: %.1f s since the last reset, %llu setting changes since\n",
 		s.st.elapsed_ms / 1000.0, (unsigned long long)s.st.settings_changed);
 	return RC_OK;

@@ -86,7 +86,7 @@ void print_prometheus(FILE *f, const struct rap_state *s, bool up)
 	if (!up)
 		return;
 	prom_head(f, "rapolicy_info", "gauge", "The module's version.");
-	/* rap_load() checked that it is RAPOLICY_VERSION: no escaping */
+	/* rap_load() checked its characters: no escaping */
 	fprintf(f, "rapolicy_info{version=\"%s\"} 1\n", s->version);
 	prom_policies(f, s);
 	prom_head(f, "rapolicy_ab_mode", "gauge",
@@ -116,6 +116,8 @@ void print_prometheus(FILE *f, const struct rap_state *s, bool up)
 	for (int i = 0; i < NR_ST; i++) {
 		char name[64], help[160];
 
+		if (s->st.absent >> i & 1)	/* an older module's: no series */
+			continue;
 		snprintf(name, sizeof(name), "rapolicy_%s_total", st_names[i]);
 		snprintf(help, sizeof(help), "Counter of %s, per A/B arm.", st_help[i]);
 		prom_head(f, name, "counter", help);
@@ -172,7 +174,8 @@ void *json_counters(const struct counters *st)
 		char key[2] = { (char)('a' + arm), 0 };
 
 		for (int i = 0; i < NR_ST; i++)
-			json_object_set_new(a, st_names[i], json_u64(st->c[arm][i]));
+			if (!(st->absent >> i & 1))
+				json_object_set_new(a, st_names[i], json_u64(st->c[arm][i]));
 		json_object_set_new(o, key, a);
 	}
 	return o;

@@ -87,6 +87,7 @@ struct counters {
 	uint64_t settings_changed;
 	uint64_t bucket[ABT_BUCKETS][NR_BK];
 	char bucket_arm[ABT_BUCKETS];
+	uint64_t absent;	/* bit i: counter i has no file (an older module) */
 };
 
 /*
@@ -100,8 +101,16 @@ struct pol_avail {
 	unsigned int max_order;	/* the largest order listed */
 };
 
+/*
+ * The module's version need not be the tool's: what each has is read from
+ * its files. A module one version older lacks files (absent: at stock, or
+ * a counter of 0 that is not shown); a newer one has files and values the
+ * table does not name (extra: left alone).
+ */
 struct rap_state {
 	char version[64];
+	bool skew;		/* version is not RAPOLICY_VERSION */
+	char extra[512];	/* " NAME POLICY=VALUE ...": what the table lacks */
 	struct arm_set arm[NR_ARMS];
 	struct pol_avail avail[NR_SHOWN];
 	struct ab_conf ab;
@@ -140,6 +149,11 @@ bool pol_available(const struct rap_state *s, int p, const char *val);
 #define UNAV_MAX 64
 unsigned int rap_unavailable(const struct rap_state *s, char (*out)[UNAV_LEN],
 			     unsigned int max);
+/*
+ * What differs between the module and the table, one line: "module 0.0.9,
+ * rapolicyctl 0.1.0: the module lacks ...; it has ..."; "" when nothing
+ */
+const char *rap_differs(const struct rap_state *s, char *buf, size_t size);
 
 /* One write; the old value is what a rollback writes back */
 struct write {
@@ -209,8 +223,9 @@ bool is_help(const char *a);
 int opt_val(int argc, char **argv, int *i, const char *name, const char **v);
 int parse_pairs(struct ctx *c, const char *cmd, const struct rap_state *s,
 		char **pairs, int n, struct arm_set *out);
-/* RC_ERR and a line per value when to holds one the module does not list */
-int arm_available(struct ctx *c, const struct rap_state *s, const struct arm_set *to);
+/* RC_ERR and a line per value to writes into arm that the module does not list */
+int arm_available(struct ctx *c, const struct rap_state *s, int arm,
+		  const struct arm_set *to);
 size_t plan_arm(struct write *w, int arm, const struct arm_set *from,
 		const struct arm_set *to);
 int apply_report(struct ctx *c, const struct write *w, size_t n);

@@ -2,9 +2,12 @@
 /*
  * rapolicyctl: the module's files.  Every path goes through rap_path(),
  * under rap_root (the tests' one seam: a directory holding a fake /sys
- * and /proc).  The module ships with this tool, so its files must be
- * exactly what module/table.h says; anything else is an error.
+ * and /proc).  A module of this tool's version must have exactly the
+ * files and values of module/table.h; anything else is an error.  One of
+ * another version (an upgrade before the reboot) may lack some and have
+ * others: what it lacks is absent, what it adds is left alone and named.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -41,6 +44,9 @@ const char *const ab_modes[3] = { "off", "cgroup", "sample" };
 const struct pol_def ab_mode_def = { "ab/mode", NULL, ab_modes, 3, false };
 
 const char *rap_root = "";
+
+/* A module of this tool's version: every counter file must be there */
+static bool skew_strict = true;
 
 int rap_path(char *buf, size_t size, const char *abs)
 {
@@ -129,7 +135,19 @@ int choice_index(const struct pol_def *d, const char *tok)
  * leaves out what it cannot honour, but never the first name (stock).
  * What it lists goes into *av, the bracketed one into cur.
  */
-static int parse_choice(char *text, const struct pol_def *d, struct pol_avail *av, char *cur)
+/* A newer module's value or file: named in s->extra */
+static void add_extra(struct rap_state *s, const char *pol, const char *val)
+{
+	size_t o = strlen(s->extra);
+	char w[96];
+
+	snprintf(w, sizeof(w), " %s%s%s", pol, val ? "=" : "", val ? val : "");
+	if (!strstr(s->extra, w))
+		snprintf(s->extra + o, sizeof(s->extra) - o, "%s", w);
+}
+
+static int parse_choice(struct rap_state *s, char *text, const struct pol_def *d,
+			struct pol_avail *av, char *cur)
 {
 	unsigned int chosen = 0;
 	int next = 0, last = -1;
@@ -142,6 +160,13 @@ static int parse_choice(char *text, const struct pol_def *d, struct pol_avail *a
 		if (br) {
 			tok[len - 1] = '\0';
 			tok++;
+		}
+		if (choice_index(d, tok) < 0 && s->skew && len < VAL_LEN) {
+			add_extra(s, d->name, tok);
+			chosen += br;
+			if (br)
+				snprintf(cur, VAL_LEN, "%s", tok);
+			continue;
 		}
 		last = choice_index(d, tok);
 		if (last < next)
@@ -181,7 +206,7 @@ static int load_arm(struct rap_state *s, int arm, char *bad, size_t badlen)
 			snprintf(s->arm[arm].v[p], VAL_LEN, "%s", d->nr ? d->values[0] : STREAMS_MAX_KB);
 			ret = 0;
 		} else if (!ret && p < NR_POL) {
-			ret = parse_choice(text, d, &av, s->arm[arm].v[p]);
+			ret = parse_choice(s, text, d, &av, s->arm[arm].v[p]);
 		} else if (!ret) {
 			ret = parse_u64(text, &v) || strlen(text) >= VAL_LEN ? -EPROTO : 0;
 			snprintf(s->arm[arm].v[p], VAL_LEN, "%llu", (unsigned long long)v);
@@ -198,17 +223,21 @@ static int load_arm(struct rap_state *s, int arm, char *bad, size_t badlen)
 	return 0;
 }
 
-static int load_ab(struct ab_conf *ab, char *bad, size_t badlen)
+static int load_ab(struct rap_state *s, char *bad, size_t badlen)
 {
+	struct ab_conf *ab = &s->ab;
 	char text[600], mode[VAL_LEN];
 	struct pol_avail av;
+	bool skew = s->skew;
 	uint64_t v;
 	int ret;
 
 	snprintf(bad, badlen, "ab/mode");
 	ret = read_mod("ab/mode", text, sizeof(text));
+	s->skew = false;	/* a mode the tool does not know is an error */
 	if (!ret)
-		ret = parse_choice(text, &ab_mode_def, &av, mode);
+		ret = parse_choice(s, text, &ab_mode_def, &av, mode);
+	s->skew = skew;
 	if (!ret && av.listed != 7)
 		ret = -EPROTO;
 	if (ret)
@@ -279,10 +308,19 @@ int rap_load_counters(struct counters *st, char *bad, size_t badlen)
 {
 	int ret = 0;
 
+	st->absent = 0;
 	for (int arm = 0; arm < NR_ARMS; arm++) {
 		for (int i = 0; i < NR_ST && !ret; i++) {
 			snprintf(bad, badlen, "stats/%c/%s", 'a' + arm, st_names[i]);
 			ret = read_u64(bad, &st->c[arm][i]);
+			/* an older module's; a module without it has both arms' */
+			if (ret == -ENOENT && (!arm || st->absent >> i & 1) && !skew_strict) {
+				st->absent |= 1ULL << i;
+				st->c[arm][i] = 0;
+				ret = 0;
+			} else if (!ret && arm && st->absent >> i & 1) {
+				ret = -EPROTO;
+			}
 		}
 	}
 	if (ret)
@@ -299,6 +337,32 @@ int rap_load_counters(struct counters *st, char *bad, size_t badlen)
 	return load_buckets(st);
 }
 
+/* The files of DIR that the table does not name: a newer module's */
+static void scan_extra(struct rap_state *s, const char *dir, const char *prefix)
+{
+	static const char *const known[] = { "version", "bpf_ops", "ab", "stats", "mode",
+		"cgroup", "sample_permille", "salt", "reset", "elapsed_ms",
+		"settings_changed", "buckets", "streams_flush", "a", "b" };
+	char p[PATH_MAX];
+	struct dirent *e;
+	DIR *d;
+
+	if (mod_path(p, sizeof(p), dir) || !(d = opendir(p)))
+		return;
+	while ((e = readdir(d))) {
+		bool found = e->d_name[0] == '.' || pol_find(e->d_name) >= 0;
+
+		for (int i = 0; i < NR_ST && !found; i++)
+			found = !strcmp(e->d_name, st_names[i]);
+		for (size_t i = 0; i < sizeof(known) / sizeof(known[0]) && !found; i++)
+			found = !strcmp(e->d_name, known[i]);
+		snprintf(p, sizeof(p), "%s%s", prefix, e->d_name);
+		if (!found)
+			add_extra(s, p, NULL);
+	}
+	closedir(d);
+}
+
 int rap_load(struct rap_state *s, char *bad, size_t badlen)
 {
 	int ret;
@@ -308,14 +372,47 @@ int rap_load(struct rap_state *s, char *bad, size_t badlen)
 	ret = read_mod("version", s->version, sizeof(s->version));
 	if (ret)
 		return ret;
-	if (strcmp(s->version, RAPOLICY_VERSION))
+	/* a version is a label value in the metrics: no quotes, no escapes */
+	if (!*s->version || strspn(s->version, "0123456789abcdefghijklmnopqrstuvwxyz"
+				   "ABCDEFGHIJKLMNOPQRSTUVWXYZ.+~_-") != strlen(s->version))
 		return -EPROTO;
+	s->skew = strcmp(s->version, RAPOLICY_VERSION) != 0;
+	skew_strict = !s->skew;
 	ret = load_arm(s, ARM_A, bad, badlen);
 	if (!ret)
 		ret = load_arm(s, ARM_B, bad, badlen);
 	if (!ret)
-		ret = load_ab(&s->ab, bad, badlen);
+		ret = load_ab(s, bad, badlen);
+	if (!ret && s->skew) {
+		scan_extra(s, ".", "");
+		scan_extra(s, "stats", "stats/");
+	}
 	return ret ? ret : rap_load_counters(&s->st, bad, badlen);
+}
+
+const char *rap_differs(const struct rap_state *s, char *buf, size_t size)
+{
+	char u[UNAV_MAX][UNAV_LEN];
+	unsigned int n = rap_unavailable(s, u, UNAV_MAX);
+	size_t o = 0;
+
+	buf[0] = '\0';
+	if (!s->skew)
+		return buf;
+	o += (size_t)snprintf(buf, size, "module %s, rapolicyctl %s", s->version,
+			      RAPOLICY_VERSION);
+	for (unsigned int i = 0; i < n && o < size; i++)
+		o += (size_t)snprintf(buf + o, size - o, "%s %s", i ? "" : ": the module lacks",
+				      u[i]);
+	for (int i = 0; i < NR_ST && o < size; i++)
+		if (s->st.absent >> i & 1)
+			o += (size_t)snprintf(buf + o, size - o, "%s stats/%s",
+					      o && strstr(buf, "lacks") ? "" : ": the module lacks",
+					      st_names[i]);
+	if (*s->extra && o < size)
+		snprintf(buf + o, size - o, "%s it has%s", strstr(buf, "lacks") ? ";" : ":",
+			 s->extra);
+	return buf;
 }
 
 int pol_find(const char *name)

@@ -98,6 +98,45 @@ static bool lacks(const char *pol, const char *val)
 	return strstr(lack, w) != NULL;
 }
 
+/*
+ * The extras of a newer module, from the same list: "+POLICY=VALUE" a
+ * value its file lists after the table's, "+NAME" a file of its own at
+ * the top ("+stats/NAME": a counter)
+ */
+static size_t extras(char *buf, size_t size, size_t o, const char *pol, const char *cur)
+{
+	char w[96];
+	const char *p = lack;
+	size_t len = (size_t)snprintf(w, sizeof(w), " +%s=", pol);
+
+	while ((p = strstr(p, w))) {
+		size_t n = strcspn(p + len, " ");
+
+		o += (size_t)snprintf(buf + o, size - o, strncmp(p + len, cur, n) || cur[n] ?
+				      " %.*s" : " [%.*s]", (int)n, p + len);
+		p += len;
+	}
+	return o;
+}
+
+static int put_extra_files(const char *dir)
+{
+	char rel[PATH_MAX];
+	const char *p = lack;
+	int ret = 0;
+
+	while (!ret && (p = strstr(p, " +"))) {
+		size_t n = strcspn(p + 2, " =");
+
+		if (p[2 + n] != '=') {
+			snprintf(rel, sizeof(rel), "sys/kernel/mm/rapolicy/%.*s", (int)n, p + 2);
+			ret = put(dir, rel, strncmp(p + 2, "stats/", 6) ? "[off] on\n" : "0\n");
+		}
+		p += 2;
+	}
+	return ret;
+}
+
 /* "a [b] c" with value cur chosen (orders after the names if ord) */
 static void choice(char *buf, size_t size, const char *pol, const char *const *vals,
 		   bool ord, const char *cur)
@@ -108,6 +147,7 @@ static void choice(char *buf, size_t size, const char *pol, const char *const *v
 		if (!lacks(pol, vals[n]))
 			o += (size_t)snprintf(buf + o, size - o, strcmp(vals[n], cur) ?
 					      "%s%s" : "%s[%s]", o ? " " : "", vals[n]);
+	o = extras(buf, size, o, pol, cur);
 	for (int i = 0; ord && i <= FAKE_MAX_ORDER; i++) {
 		char v[12];
 
@@ -197,6 +237,24 @@ static int settle_streams(const char *dir, int arm)
 	return strcmp(kb, text) || strcmp(kb, old) ? put_streams(dir, arm, kb) : 0;
 }
 
+/* Every counter at 0 but those lacking ("stats/NAME": an older module) */
+static int put_counters(const char *dir)
+{
+	char rel[PATH_MAX], name[80];
+	int ret = 0;
+
+	for (size_t s = 0; !ret && s < 3 * NR_FSTATS; s++) {
+		snprintf(name, sizeof(name), "stats/%s", fstats[s % NR_FSTATS]);
+		if (lacks(name, NULL))
+			continue;
+		snprintf(rel, sizeof(rel), "sys/kernel/mm/rapolicy/stats/%s%s",
+			 (const char *[]){ "", "a/", "b/" }[s / NR_FSTATS],
+			 fstats[s % NR_FSTATS]);
+		ret = put(dir, rel, "0\n");
+	}
+	return ret;
+}
+
 int fake_tree_create(const char *dir, const char *version, const char *lacking)
 {
 	static const char *const dirs[] = { "sys", "sys/kernel", "sys/kernel/mm",
@@ -221,12 +279,7 @@ int fake_tree_create(const char *dir, const char *version, const char *lacking)
 		choice(buf, sizeof(buf), f->name, f->values, f->orders, f->values[0]);
 		ret = put(dir, rel, buf);
 	}
-	for (size_t s = 0; !ret && s < 3 * NR_FSTATS; s++) {
-		snprintf(rel, sizeof(rel), "sys/kernel/mm/rapolicy/stats/%s%s",
-			 (const char *[]){ "", "a/", "b/" }[s / NR_FSTATS],
-			 fstats[s % NR_FSTATS]);
-		ret = put(dir, rel, "0\n");
-	}
+	ret = ret ?: put_counters(dir);
 	choice(buf, sizeof(buf), "ab/mode", fmodes, false, "off");
 	snprintf(rel, sizeof(rel), "%s\n", version);
 	if (!ret)
@@ -241,7 +294,8 @@ int fake_tree_create(const char *dir, const char *version, const char *lacking)
 		      put_buckets(dir) ?:
 		      put_streams(dir, 0, "4096\n") ?: put_streams(dir, 1, "4096\n") ?:
 		      put(dir, "proc/kallsyms",
-			  "0000000000000000 T " "readahead_policy_register\n");
+			  "0000000000000000 T " "readahead_policy_register\n") ?:
+		      put_extra_files(dir);
 	return ret;
 }
 
@@ -286,13 +340,7 @@ int fake_tree_settle(const char *dir)
 				    fmodes, false) ?: settle_streams(dir, 0) ?: settle_streams(dir, 1);
 	snprintf(p, sizeof(p), "%s/sys/kernel/mm/rapolicy/stats/reset", dir);
 	if (!ret && !stat(p, &st) && st.st_size) {
-		for (size_t s = 0; !ret && s < 3 * NR_FSTATS; s++) {
-			snprintf(rel, sizeof(rel), "sys/kernel/mm/rapolicy/stats/%s%s",
-				 (const char *[]){ "", "a/", "b/" }[s / NR_FSTATS],
-				 fstats[s % NR_FSTATS]);
-			ret = put(dir, rel, "0\n");
-		}
-		ret = ret ?: put(dir, "sys/kernel/mm/rapolicy/stats/reset", "") ?:
+		ret = put_counters(dir) ?: put(dir, "sys/kernel/mm/rapolicy/stats/reset", "") ?:
 		      put(dir, "sys/kernel/mm/rapolicy/stats/elapsed_ms", "0\n") ?:
 		      put(dir, "sys/kernel/mm/rapolicy/stats/settings_changed", "0\n") ?:
 		      put_buckets(dir);

@@ -12,7 +12,10 @@
  * the table: "POLICY" leaves out a policy's files (an older module),
  * "POLICY=VALUE" leaves a value out of its files (a kernel that cannot
  * honour it), "streams_max_kb" leaves out streams_max_kb and streams_bytes
- * (an older module), separated by blanks.  It is kept in DIR/lack for settle.
+ * (an older module), "stats/NAME" leaves out a counter (an older module),
+ * separated by blanks.  A newer module: "+POLICY=VALUE" lists a value the
+ * table lacks after the table's, "+NAME" adds a file ("[off] on") at the
+ * top, "+stats/NAME" a counter there.  It is kept in DIR/lack for settle.
  */
 #ifndef FAKE_TREE_H
 #define FAKE_TREE_H
