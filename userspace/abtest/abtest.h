@@ -9,10 +9,12 @@
  * of ABT_BUCKETS buckets; per period the salt draws a uniform random set
  * of K buckets for arm B.  The analysis unit is the bucket, so a
  * randomization test that redraws those sets the way the module drew
- * them is exact under the null of no effect, whatever the files, their
- * sizes, their rates or how the load varies over time.  A new salt per
- * period (a crossover) shows each bucket in both arms, and the test
- * compares a bucket with itself.
+ * them is exact under its null, whatever the files, their sizes, their
+ * rates or how the load varies over time.  A new salt per period (a
+ * crossover) shows each bucket in both arms, and the test compares a
+ * bucket with itself.  What is estimated is what production pays: the
+ * ratio of the arms' total major faults (and pages read), each arm
+ * scaled up to all the buckets.
  */
 #ifndef ABTEST_H
 #define ABTEST_H
@@ -41,6 +43,7 @@ struct abt_period {
 enum abt_outcome {
 	ABT_B_BETTER,
 	ABT_B_WORSE,
+	ABT_B_WORSE_IO,
 	ABT_NO_DIFFERENCE,
 	ABT_NOT_ENOUGH_DATA,
 	ABT_INVALID,
@@ -50,25 +53,32 @@ enum abt_outcome {
 struct abt_plan {
 	unsigned int periods;	/* the horizon: periods analysed */
 	unsigned int perms;	/* re-randomizations, e.g. 999 */
-	double io_margin;	/* pages read: B may read this much more (0.10) */
-	unsigned int min_buckets;	/* per arm, with major faults */
+	double alpha;		/* of the major-fault test, two-sided */
+	double alpha_io;	/* of each one-sided pages-read bound */
+	double io_margin;	/* pages read: B may read this much more */
+	unsigned int min_buckets;	/* cells with major faults, per arm */
 	uint64_t seed;		/* of the re-randomizations */
 };
 extern const struct abt_plan abt_default_plan;
 
-/* B against A: exp(tau) - 1, as a fraction, with its 95% interval */
+/*
+ * B against A: the ratio of the arms' totals less 1, as a fraction, with
+ * its interval from inverting the test: 1 - alpha for major faults,
+ * 1 - 2 alpha_io for pages read (each bound one-sided 1 - alpha_io).
+ */
 struct abt_effect {
 	double est, lo, hi;
 	double p;		/* two-sided randomization p-value of no effect */
-	double total[2];	/* the arms' counts over the periods used */
+	double total[2];	/* the arms' counts over the periods analysed */
+	double scaled[2];	/* the same, each cell times 64 / its arm's buckets */
 };
 
 struct abt_result {
 	enum abt_outcome outcome;
 	struct abt_effect eff[ABT_NR_METRICS];
-	unsigned int periods;	/* used */
-	unsigned int buckets;	/* used: with major faults in some period */
-	unsigned int cells[2];	/* (bucket, period) cells per arm, used */
+	unsigned int periods;	/* analysed */
+	unsigned int buckets;	/* with major faults in some analysed period */
+	unsigned int cells[2];	/* (bucket, period) cells with major faults, per arm */
 	char why[240];
 };
 
