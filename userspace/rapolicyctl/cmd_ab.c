@@ -30,12 +30,15 @@ static const char usage_ab[] =
 "are in them ('cgroups').  'sample' prints one JSON line of\n"
 "the counters, per arm and per bucket; 'period' prints one, draws a new\n"
 "salt, and prints another: it ends a period and starts the next.\n"
-"'report' compares the arms per bucket over the first N periods of FILE\n"
-"(default 6; decide N before starting), or over N periods of SECONDS it\n"
-"runs itself: a randomization test on major faults and pages read, the\n"
-"effect of B with its 95% interval, and one of: B better, B worse, no\n"
-"difference detected at this power, not enough data, invalid: settings\n"
-"changed.  B better needs fewer major faults and pages read below +10%.\n"
+"'report' compares the arms over the first N periods of FILE (default\n"
+"6; decide N before starting), or over N periods of SECONDS it runs\n"
+"itself: the ratio of B's total major faults and pages read to A's, each\n"
+"arm scaled to all 64 buckets, a randomization test and the interval it\n"
+"gives (96% for faults, 99% for pages), and one of: B better, B worse,\n"
+"B worse (I/O), no difference detected at this power, not enough data,\n"
+"invalid: settings changed.  B better needs fewer major faults and pages\n"
+"read below +5%; pages read above +5% is B worse (I/O) whatever the\n"
+"faults.  The totals printed are those of the periods analysed.\n"
 "With 'cgroup PATH' the report is observational, with no test.\n";
 
 #define MAX_SAMPLES 4096
@@ -263,10 +266,10 @@ static bool same_assignment(const struct sample *x, const struct sample *y)
  * counts are the deltas within its run, the step between two runs (a
  * new salt) belongs to neither, and changes nothing else: a policy, the
  * mode or the permille changed there makes the next period invalid.
- * tot: both arms' counters over them all.
+ * tot: both arms' counters over the first @planned, those analysed.
  */
 static unsigned int periods(const struct sample *sm, size_t n, struct abt_period *p,
-			    uint64_t (*tot)[NR_ST])
+			    unsigned int planned, uint64_t (*tot)[NR_ST])
 {
 	unsigned int np = 0;
 
@@ -293,7 +296,7 @@ static unsigned int periods(const struct sample *sm, size_t n, struct abt_period
 			q->y[ABT_FAULTS][k] += (double)counter_delta(a->bucket[k][BK_MISS], b->bucket[k][BK_MISS]);
 			q->y[ABT_PAGES][k] += (double)counter_delta(a->bucket[k][BK_PAGES], b->bucket[k][BK_PAGES]);
 		}
-		for (int arm = 0; arm < NR_ARMS; arm++)
+		for (int arm = 0; arm < NR_ARMS && np < planned; arm++)
 			for (int k = 0; k < NR_ST; k++)
 				tot[arm][k] += counter_delta(a->c[arm][k], b->c[arm][k]);
 	}
@@ -324,7 +327,7 @@ static int report(struct ctx *c, const struct sample *sm, size_t n, unsigned int
 	unsigned int np;
 
 	memset(p, 0, sizeof(p));
-	np = periods(sm, n, p, tot);
+	np = periods(sm, n, p, planned, tot);
 	plan.periods = planned;
 	abt_analyse(p, np, &plan, &r);
 	if (mode == AB_OFF || obs) {

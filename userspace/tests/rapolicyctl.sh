@@ -317,6 +317,13 @@ sed 's/^/# /' $T/out
 rc ab report --samples $T/ab --json >$T/out
 grep -q '"verdict": "B better"' $T/out && grep -q '"p": 0.001' $T/out
 tap $? "ab report --json"
+# A 7th period after the horizon of 6: its counts are in no printed total
+{ cat $T/ab; sed -n 11p $T/ab | sed 's/"salt":[0-9]*/"salt":7000/'
+  sed -n 12p $T/ab | sed 's/"salt":[0-9]*/"salt":7000/; s/"sync_miss":0/"sync_miss":99999/'; } >$T/seven
+rc ab report --samples $T/ab | grep "^major faults" >$T/six.tot &&
+	rc ab report --samples $T/seven | grep "^major faults" >$T/seven.tot &&
+	cmp -s $T/six.tot $T/seven.tot && grep -q "99999" $T/seven
+tap $? "the printed totals are those of the periods analysed, not of a 7th"
 head -n 10 $T/ab >$T/five
 rc ab report --samples $T/five | grep -q "^verdict: not enough data (5 of the 6 planned periods)"
 tap $? "5 of 6 planned periods: not enough data"
