@@ -249,7 +249,7 @@ static bool rap_stream_descent(const struct rap_stream *s,
 		return false;
 	}
 	if (f->index >= lo || lo - f->index > most || hi <= lo ||
-	    (hi - lo) / 2 <= 2 * fa)
+	    (hi - lo) / 2 <= 2 * fa || (hi - lo - 1) / fa > RAP_STREAM_SCAN)
 		return false;
 	for (p = lo + fa; p < hi; p += fa)
 		if (!view->mapped(view->ctx, p))
@@ -273,6 +273,9 @@ static bool rap_blocks_between(const struct rap_stream_fault *f,
 	pgoff_t lo = min(a, b), hi = max(a, b), p;
 
 	if (!view->mapped)
+		return mapped;
+	/* more blocks than a scan looks at: as if the reader touched them */
+	if (hi / fa - lo / fa > RAP_STREAM_SCAN + 1)
 		return mapped;
 	for (p = (lo | (fa - 1)) + 1; p + fa <= (hi & ~(fa - 1)); p += fa)
 		if (view->mapped(view->ctx, p) != mapped)
@@ -1780,6 +1783,57 @@ bool rap_stream_table_confirmed(struct rap_stream_table *table,
 /* Attempts of a decision on a copy of its set; then stock decides */
 #define RAP_STREAM_ATTEMPTS	2
 
+/*
+ * The page cache as a fault's decisions see it through rap_stream_run():
+ * RAP_STREAM_LOOKUPS lookups, then none; a decision that asked for more
+ * is dropped with its copy of the set
+ */
+struct rap_stream_budget {
+	struct rap_cache_view view;
+	const struct rap_cache_view *inner;
+	unsigned int left;
+	bool spent;		/* a lookup was refused */
+};
+
+/* Take @n lookups from the budget at @ctx: false once it is spent */
+static bool rap_stream_take(const void *ctx, unsigned long n)
+{
+	struct rap_stream_budget *b = (struct rap_stream_budget *)ctx;
+
+	if (n > b->left) {
+		b->left = 0;
+		b->spent = true;
+		return false;
+	}
+	b->left -= n;
+	return true;
+}
+
+static bool rap_stream_budget_has_folio(const void *ctx, pgoff_t index)
+{
+	const struct rap_stream_budget *b = ctx;
+
+	return rap_stream_take(ctx, 1) &&
+	       b->inner->has_folio(b->inner->ctx, index);
+}
+
+/* a range costs its pages: a walk may visit an entry for each */
+static bool rap_stream_budget_has_range(const void *ctx, pgoff_t first,
+					pgoff_t last)
+{
+	const struct rap_stream_budget *b = ctx;
+
+	return rap_stream_take(ctx, last - first + 1) &&
+	       b->inner->has_range(b->inner->ctx, first, last);
+}
+
+static bool rap_stream_budget_mapped(const void *ctx, pgoff_t index)
+{
+	const struct rap_stream_budget *b = ctx;
+
+	return rap_stream_take(ctx, 1) && b->inner->mapped(b->inner->ctx, index);
+}
+
 /**
  * rap_stream_run - one fault through an arm's table
  * @table: the table
@@ -1801,7 +1855,10 @@ bool rap_stream_table_confirmed(struct rap_stream_table *table,
  * if the set did not change meanwhile (every change ticks its clock), else
  * the decision is taken again from a new copy, RAP_STREAM_ATTEMPTS times
  * at most, then left to stock. So no page-cache lookup happens under the
- * set's lock: it covers two copies of the set. Each attempt finds the
+ * set's lock: it covers two copies of the set. The attempts together make
+ * RAP_STREAM_LOOKUPS page-cache lookups at most: a decision that asks for
+ * one more is dropped, the fault left to stock and the set unchanged
+ * (RAP_STREAM_DID_BOUND). Each attempt finds the
  * arm's table under rcu_read_lock(); a set a resize moved is stale: the
  * fault is left to stock, or decided again in the new table. A set that
  * asks for more sets notes the time in the table, at the bound too, for
@@ -1816,6 +1873,16 @@ bool rap_stream_run(struct rap_stream_table *table, unsigned int arm,
 		    struct ra_policy_window *win, unsigned int *did,
 		    bool timed, u64 *cost)
 {
+	struct rap_stream_budget budget = {
+		.view = {
+			.ctx = &budget,
+			.has_folio = rap_stream_budget_has_folio,
+			.has_range = rap_stream_budget_has_range,
+			.mapped = view->mapped ? rap_stream_budget_mapped : NULL,
+		},
+		.inner = view,
+		.left = RAP_STREAM_LOOKUPS,
+	};
 	struct ra_policy_window in = *win;
 	struct rap_stream_sets *sets = NULL;
 	struct rap_stream_slot *slot;
@@ -1845,7 +1912,13 @@ bool rap_stream_run(struct rap_stream_table *table, unsigned int arm,
 			break;		/* a resize is under way: stock */
 		clock = snap->clock;
 		*win = in;
-		replaced = rap_stream_decide(snap, f, view, win, did);
+		replaced = rap_stream_decide(snap, f, &budget.view, win, did);
+		if (budget.spent) {
+			/* it asked for more: stock, the set unchanged */
+			replaced = false;
+			*did = RAP_STREAM_DID_BOUND;
+			break;
+		}
 		if (snap->clock == clock)
 			break;		/* the set is as it was */
 		spin_lock(&slot->lock);

@@ -111,6 +111,19 @@ typedef unsigned int u32;
  * a window, while other readers' misses start a stream each
  */
 #define RAP_STREAM_HOLD		(8 * RAP_STREAM_WAYS)
+/*
+ * Fault-around blocks one scan of the blocks between two pages looks at,
+ * at most (rap_stream_descent(), rap_blocks_between()): two runs of the
+ * largest window, 1024 pages, at the default fault_around_bytes (64 KiB)
+ */
+#define RAP_STREAM_SCAN		128
+/*
+ * Page-cache lookups one fault may make through rap_stream_run(), over
+ * all its attempts, a range lookup counted as its pages; the fault that
+ * would make more is left to stock, its set unchanged (docs/STREAMS.md,
+ * "Bounded work")
+ */
+#define RAP_STREAM_LOOKUPS	512
 /* Milliseconds after which an untouched stream is free (zfetch_max_sec_reap) */
 #define RAP_STREAM_REAP_MS	2000
 
@@ -254,6 +267,8 @@ enum rap_stream_did {
 	RAP_STREAM_DID_EVICT	= 1 << 4,	/* evicted another file's live stream */
 	/* the set asks for more sets (RAP_STREAM_GROW_EVICTS), below the bound */
 	RAP_STREAM_DID_CROWDED	= 1 << 5,
+	/* left to stock at RAP_STREAM_LOOKUPS (rap_stream_run()) */
+	RAP_STREAM_DID_BOUND	= 1 << 6,
 };
 
 bool rap_stream_wants(const struct rap_stream_fault *f);

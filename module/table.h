@@ -80,6 +80,7 @@ RAP_STAT(stream_cost, "nanoseconds the stream tracker spent on them (one in 16 t
 RAP_STAT(stream_evict, "live streams of other files a new stream took the way of")
 RAP_STAT(stream_grow, "times the stream tracker's table doubled its sets")
 RAP_STAT(stream_shrink, "times the stream tracker's table halved its sets by itself")
+RAP_STAT(stream_bound, "faults the stream tracker left to stock at its bound on page-cache lookups")
 RAP_STAT(random_fault, "misses random_miss read only the faulting page of")
 RAP_STAT(random_return, "random files read-around came back to, on a run of misses")
 RAP_STAT(random_credit, "mmap_miss increments random_miss took back")

@@ -322,6 +322,8 @@ bool rap_tracker_mmap_ra(const struct ra_policy_fault *fault,
 	rap_stat_add(arm, RAP_STAT_stream_lookups, 1);
 	if (did & RAP_STREAM_DID_EVICT)
 		rap_stat_add(arm, RAP_STAT_stream_evict, 1);
+	if (did & RAP_STREAM_DID_BOUND)
+		rap_stat_add(arm, RAP_STAT_stream_bound, 1);
 	/*
 	 * A no-op while the work is pending. On system_dfl_wq, the unbound
 	 * workqueue of commit 128ea9f6ccfb ("workqueue: Add system_percpu_wq

@@ -420,7 +420,88 @@ static void rap_host_case_resize_interleaved(struct rap_test *t)
 	RAP_EXPECT_EQ(t, rap_host.rcu, 0);
 }
 
+static bool rap_host_everything(const void *ctx, pgoff_t index)
+{
+	(void)ctx;
+	(void)index;
+	return true;
+}
+
+/*
+ * Bounded work: @ways streams of one file, each a run walked up from page
+ * 1000 to 1128, and a read-around miss below them at one page of
+ * fault-around with every page mapped: each way's descent check
+ * (rap_stream_descent()) scans its run's 127 blocks. Returns the lookups
+ * of the fault through the table; *@set_changed if its set changed.
+ */
+static unsigned long rap_host_scan_ways(unsigned int ways, bool *replaced,
+					unsigned int *did, bool *set_changed)
+{
+	static const struct rap_cache_view mapped = {
+		.has_folio = rap_host_nothing,
+		.has_range = rap_host_nothing_in,
+		.mapped = rap_host_everything,
+	};
+	struct rap_cache_view c = rap_host_view(&mapped);
+	struct rap_stream_fault f = rap_host_miss_1000;
+	struct rap_stream_set *set, before;
+	struct ra_policy_window win = { 0 };
+	unsigned int i;
+	u64 cost;
+
+	rap_sim_table_init();
+	f.index = 900;
+	f.stock_start = 884;
+	f.fault_around_pages = 1;
+	rap_host.ns += 10000;
+	rcu_read_lock();
+	set = &rap_stream_slot(&rap_sim_table, 0, &f.key)->set;
+	for (i = 0; i < ways; i++)
+		set->way[i] = (struct rap_stream){
+			.key = f.key, .last = 1128, .origin = 1000,
+			.top = 1128, .delta = 1, .misses = RAP_STREAM_CONFIRM,
+			.conf = RAP_STREAM_CONFIRM, .state = RAP_STREAM_IDLE,
+			.seen = rap_stream_now(), .reader = 1 + i,
+		};
+	before = *set;
+	rcu_read_unlock();
+	*replaced = rap_stream_run(&rap_sim_table, 0, &f, &c, &rap_sim_snap,
+				   &win, did, false, &cost);
+	rcu_read_lock();
+	*set_changed = memcmp(&before, set, sizeof(before)) != 0;
+	rcu_read_unlock();
+	return rap_host_count.lookups;
+}
+
+/*
+ * A fault makes RAP_STREAM_LOOKUPS page-cache lookups at most: eight
+ * ways' scans (about 1000 lookups) are cut short there, the fault left to
+ * stock, the set unchanged, RAP_STREAM_DID_BOUND set; two ways' scans
+ * (about 250) are not, and decide a descent.
+ */
+static void rap_host_case_lookups_bounded(struct rap_test *t)
+{
+	unsigned long lookups;
+	unsigned int did;
+	bool replaced, changed;
+
+	lookups = rap_host_scan_ways(RAP_STREAM_WAYS, &replaced, &did,
+				     &changed);
+	printf("# eight ways' scans: %lu lookups, did %#x\n", lookups, did);
+	RAP_EXPECT_LE(t, lookups, RAP_STREAM_LOOKUPS);
+	RAP_EXPECT(t, !replaced);
+	RAP_EXPECT_EQ(t, did, RAP_STREAM_DID_BOUND);
+	RAP_EXPECT(t, !changed);
+	lookups = rap_host_scan_ways(2, &replaced, &did, &changed);
+	printf("# two ways' scans: %lu lookups, did %#x\n", lookups, did);
+	RAP_EXPECT(t, lookups > 2 * 127 && lookups <= RAP_STREAM_LOOKUPS);
+	RAP_EXPECT(t, replaced);
+	RAP_EXPECT(t, !(did & RAP_STREAM_DID_BOUND));
+	RAP_EXPECT(t, changed);
+}
+
 static const struct rap_stream_case rap_host_cases[] = {
+	{ "table_lookups_bounded", rap_host_case_lookups_bounded },
 	{ "table_clock_reads", rap_host_case_clock_reads },
 	{ "table_lookups_under_lock", rap_host_case_lookups_under_lock },
 	{ "table_interleaved", rap_host_case_interleaved },
