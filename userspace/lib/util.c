@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -173,6 +174,36 @@ int write_file_flags(const char *path, const char *s, int flags)
 	if ((size_t)r != len)
 		return -EIO;
 	return 0;
+}
+
+int replace_file(const char *path, const char *text, unsigned int mode)
+{
+	size_t len = strlen(text), done = 0;
+	char tmp[4096];
+	int fd, err = 0;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return -errno;
+	while (!err && done < len) {
+		ssize_t r = write(fd, text + done, len - done);
+
+		if (r < 0 && errno != EINTR)
+			err = -errno;
+		else if (r > 0)
+			done += (size_t)r;
+	}
+	if (!err && (fchmod(fd, mode) || fsync(fd)))
+		err = -errno;
+	if (close(fd) && !err)
+		err = -errno;
+	if (!err && rename(tmp, path))
+		err = -errno;
+	if (err)
+		unlink(tmp);
+	return err;
 }
 
 void fputs_esc(const char *s, FILE *f)

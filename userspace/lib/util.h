@@ -47,6 +47,14 @@ int write_file_str(const char *path, const char *s);
 int write_file_flags(const char *path, const char *s, int flags);
 
 /*
+ * Replace the regular file path with text, atomically: a temporary file
+ * in the same directory, written, synced and renamed over path, so path
+ * is the old file or the new one, never a part.  Returns 0 or -errno
+ * (the temporary file removed).
+ */
+int replace_file(const char *path, const char *text, unsigned int mode);
+
+/*
  * Write s to f with every byte outside printable ASCII, and the
  * backslash, as \xNN: a name from the command line or a file system
  * cannot move the cursor, forge a line or break a terminal.

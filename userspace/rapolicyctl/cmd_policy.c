@@ -2,10 +2,15 @@
 /*
  * rapolicyctl status, get, set, profile, save, apply.
  */
+#include <dirent.h>
+#include <errno.h>
 #include <jansson.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rapctl.h"
+#include "util.h"
 
 static void help_profiles(FILE *f)
 {
@@ -235,23 +240,47 @@ int cmd_profile(struct ctx *c, int argc, char **argv)
 }
 
 static const char usage_save[] =
-"Usage: rapolicyctl save\n\n"
+"Usage: rapolicyctl save [-o FILE]\n\n"
 "Print both arms' policies and streams_max_kb, and the A/B assignment, as\n"
-"JSON for 'apply' (at boot, rapolicy.service applies /etc/rapolicy.conf).\n";
+"JSON for 'apply'.  -o FILE replaces FILE atomically (a temporary file\n"
+"renamed over it): when the save fails, FILE is left as it was.  At boot,\n"
+"rapolicy.service applies /etc/rapolicy.conf: 'save -o /etc/rapolicy.conf'.\n";
 
 int cmd_save(struct ctx *c, int argc, char **argv)
 {
+	const char *file = NULL;
+	char *text, *line;
 	struct rap_state s;
+	json_t *j;
 	int ret;
 
-	if (argc > 1 && is_help(argv[1]))
-		return fputs(usage_save, c->out), RC_OK;
-	if (argc > 1)
-		return usage(c, "save", "unexpected argument '%s'", esc(argv[1]));
+	for (int i = 1; i < argc; i++) {
+		if (is_help(argv[i]))
+			return fputs(usage_save, c->out), RC_OK;
+		ret = opt_val(argc, argv, &i, "-o", &file);
+		if (ret < 0 || (ret && !*file))
+			return usage(c, "save", "-o needs a FILE");
+		if (!ret)
+			return usage(c, "save", "unexpected argument '%s'", esc(argv[i]));
+	}
 	ret = need_state(c, &s);
 	if (ret)
 		return ret;
-	json_out(c->out, json_state(&s, POL_streams_max_kb + 1), false);
+	if (!file) {
+		json_out(c->out, json_state(&s, POL_streams_max_kb + 1), false);
+		return RC_OK;
+	}
+	j = json_state(&s, POL_streams_max_kb + 1);
+	text = json_dumps(j, JSON_INDENT(2));
+	json_decref(j);
+	line = text ? malloc(strlen(text) + 2) : NULL;
+	if (line)
+		sprintf(line, "%s\n", text);
+	ret = line ? replace_file(file, line, 0644) : -ENOMEM;
+	free(text);
+	free(line);
+	if (ret)
+		return errmsg(c, "save: %s: %s: it is left as it was", esc(file), strerror(-ret));
 	return RC_OK;
 }
 
@@ -315,46 +344,127 @@ static int load_ab(struct ctx *c, json_t *j, struct ab_conf *ab)
 }
 
 static const char usage_apply[] =
-"Usage: rapolicyctl apply FILE\n\n"
+"Usage: rapolicyctl apply [--check] FILE\n\n"
 "Set the whole state that 'rapolicyctl save' printed ('-' reads stdin):\n"
 "both arms' policies (stock where FILE names none), streams_max_kb (kept\n"
 "where FILE has none) and the A/B assignment (off where FILE has none).\n"
 "All of it is checked first; when a write fails, the earlier ones are\n"
 "undone.  A cgroup that does not exist is skipped with a warning (the A/B\n"
-"mode stays off), the rest applied.\n";
+"mode stays off), the rest applied.  An 'options rapolicy' line of\n"
+"modprobe.d that sets arm A otherwise is named in a warning: FILE wins.\n"
+"--check checks FILE against the table only, reading and writing no\n"
+"module: 'FILE: valid' and exit 0, or the errors and exit 2.\n";
+
+/* The state of a module with every value of the table, at stock */
+static void table_state(struct rap_state *s)
+{
+	memset(s, 0, sizeof(*s));
+	for (int arm = 0; arm < NR_ARMS; arm++) {
+		profile_values(&profiles[0], &s->arm[arm]);
+		snprintf(s->arm[arm].v[POL_streams_max_kb], VAL_LEN, STREAMS_MAX_KB);
+	}
+	for (int p = 0; p < NR_SHOWN; p++)
+		s->avail[p].absent = true;	/* any order: the largest is the kernel's */
+}
+
+/*
+ * The module parameters that modprobe.d sets: arm A's policies at load,
+ * before rapolicy.service applies FILE over them. Each that differs from
+ * what FILE sets is a warning, so the two never disagree unseen.
+ */
+static void modprobe_differs(struct ctx *c, const char *file, const struct arm_set *a)
+{
+	static const char *const dirs[] = { "/etc/modprobe.d", "/run/modprobe.d",
+		"/usr/local/lib/modprobe.d", "/lib/modprobe.d", "/usr/lib/modprobe.d" };
+
+	for (size_t k = 0; k < sizeof(dirs) / sizeof(dirs[0]); k++) {
+		char dir[PATH_MAX], conf[PATH_MAX + 256], *text, *save = NULL;
+		struct dirent *e;
+		DIR *d;
+
+		if (rap_path(dir, sizeof(dir), dirs[k]) || !(d = opendir(dir)))
+			continue;
+		while ((e = readdir(d))) {
+			size_t len = strlen(e->d_name);
+
+			if (len < 6 || strcmp(e->d_name + len - 5, ".conf"))
+				continue;
+			snprintf(conf, sizeof(conf), "%s/%s", dir, e->d_name);
+			text = read_file(conf, NULL);
+			for (char *l = text ? strtok_r(text, "\n", &save) : NULL; l;
+			     l = strtok_r(NULL, "\n", &save)) {
+				char *t, *sv = NULL;
+
+				if (!(t = strtok_r(l, " \t", &sv)) || strcmp(t, "options") ||
+				    !(t = strtok_r(NULL, " \t", &sv)) || strcmp(t, "rapolicy"))
+					continue;
+				while ((t = strtok_r(NULL, " \t", &sv))) {
+					char *eq = strchr(t, '=');
+					int p;
+
+					if (!eq)
+						continue;
+					*eq = '\0';
+					p = pol_find(t);
+					if (p >= 0 && p < NR_POL && strcmp(eq + 1, a->v[p]))
+						errmsg(c, "warning: %s/%s sets %s=%s, %s sets %s: %s wins (rapolicy.service applies it after modprobe)",
+						       dirs[k], esc(e->d_name), t, esc(eq + 1), esc(file),
+						       a->v[p], esc(file));
+				}
+			}
+			free(text);
+		}
+		closedir(d);
+	}
+}
 
 int cmd_apply(struct ctx *c, int argc, char **argv)
 {
 	json_t *j, *arms[NR_ARMS] = { NULL }, *ab = NULL, *ver = NULL;
 	struct write w[2 * NR_POL + 6];
 	struct arm_set to[NR_ARMS];
+	const char *file = NULL;
 	struct ab_conf abc;
 	struct rap_state s;
+	bool check = false;
 	json_error_t e;
 	size_t n = 0;
 	int ret;
 
-	if (argc > 1 && is_help(argv[1]))
-		return fputs(usage_apply, c->out), RC_OK;
-	if (argc != 2)
+	for (int i = 1; i < argc; i++) {
+		if (is_help(argv[i]))
+			return fputs(usage_apply, c->out), RC_OK;
+		if (!strcmp(argv[i], "--check"))
+			check = true;
+		else if (file)
+			return usage(c, "apply", "needs one FILE");
+		else
+			file = argv[i];
+	}
+	if (!file)
 		return usage(c, "apply", "needs one FILE");
-	ret = need_state(c, &s);
-	if (ret)
+	if (check)
+		table_state(&s);
+	else if ((ret = need_state(c, &s)))
 		return ret;
-	j = strcmp(argv[1], "-") ? json_load_file(argv[1], 0, &e) : json_loadf(stdin, 0, &e);
+	j = strcmp(file, "-") ? json_load_file(file, 0, &e) : json_loadf(stdin, 0, &e);
 	if (!j)
-		return usage(c, "apply", "%s:%d: %s", esc(argv[1]), e.line, esc_text(e.text));
+		return usage(c, "apply", "%s:%d: %s", esc(file), e.line, esc_text(e.text));
 	ret = json_unpack_ex(j, &e, JSON_STRICT, "{s?o, s?o, s?o, s?o}", "a", &arms[ARM_A],
 			     "b", &arms[ARM_B], "ab", &ab, "version", &ver) ?
-	      usage(c, "apply", "%s: %s", esc(argv[1]), esc_text(e.text)) : 0;
+	      usage(c, "apply", "%s: %s", esc(file), esc_text(e.text)) : 0;
 	for (int arm = 0; arm < NR_ARMS && !ret; arm++)
 		ret = load_arm(c, &s, arms[arm], arm, &to[arm]);
 	if (!ret)
 		ret = load_ab(c, ab, &abc);
 	json_decref(j);
-	for (int arm = 0; arm < NR_ARMS && !ret; arm++)
+	if (!ret)
+		modprobe_differs(c, file, &to[ARM_A]);
+	if (!ret && check)
+		fprintf(c->out, "%s: valid\n", esc(file));
+	for (int arm = 0; arm < NR_ARMS && !ret && !check; arm++)
 		ret = arm_available(c, &s, arm, &to[arm]);
-	if (ret)
+	if (ret || check)
 		return ret;
 	for (int arm = 0; arm < NR_ARMS; arm++)
 		n += plan_arm(w + n, arm, &s.arm[arm], &to[arm]);

@@ -20,9 +20,10 @@ for f in usr/sbin/rapolicyctl usr/bin/rawalk usr/share/man/man8/rapolicyctl.8 \
 done
 tap $ok "tools, man pages, completion, unit and /etc/rapolicy.conf in place"
 unit=$D/usr/lib/systemd/system/rapolicy.service
-grep -qx "ExecStart=/usr/sbin/rapolicyctl apply /etc/rapolicy.conf" "$unit" &&
+grep -q "^ExecStart=/bin/sh -c '/usr/sbin/rapolicyctl apply /etc/rapolicy.conf || " "$unit" &&
 	grep -qx "ExecStartPre=/sbin/modprobe rapolicy" "$unit" &&
-	grep -qx "ExecCondition=/bin/grep -qw readahead_policy_register /proc/kallsyms" "$unit" &&
+	grep -q "^ExecCondition=/bin/sh -c 'grep -qw readahead_policy_register /proc/kallsyms || " "$unit" &&
+	! grep -q "@[A-Z]*@" "$unit" &&
 	grep -qx "ConditionPathExists=/etc/rapolicy.conf" "$unit" &&
 	grep -qx "WantedBy=sysinit.target" "$unit"
 tap $? "the unit loads the module, then applies /etc/rapolicy.conf with the installed tool, on a kernel with the hooks only"
@@ -37,6 +38,41 @@ tap $? "after apply the counters start from zero: boot is no settings change"
 	"$fake" settle "$T/root" &&
 	"$D/usr/sbin/rapolicyctl" --root "$T/root" profile verify stock >/dev/null
 tap $? "the installed rapolicy.conf applies: stock, A/B off"
+# The unit's commands, run as systemd would (no % specifiers, no $
+# variables in them) with the installed tool on the fake tree
+R=$T/root
+M=$R/sys/kernel/mm/rapolicy
+tool="$D/usr/sbin/rapolicyctl --root $R"
+execline() { # KEY: the unit's KEY= line, its paths under $R and $D
+	sed -n "s/^$1=//p" "$unit" | sed "s|/usr/sbin/rapolicyctl|$tool|g;
+		s|/etc/rapolicy.conf|$D/etc/rapolicy.conf|g; s|/proc/kallsyms|$R/proc/kallsyms|g"
+}
+# modprobe.d options set arm A at load; a rapolicy.conf that does not
+# apply must leave stock, not them, and say why
+$tool profile best >/dev/null && "$fake" settle "$R" && $tool ab assign sample 100 >/dev/null &&
+	"$fake" settle "$R"
+cp "$D/etc/rapolicy.conf" $T/conf.orig
+echo '{"a": {"pmd_hit": "on", "vma_limit": "sometimes"}}' >"$D/etc/rapolicy.conf"
+eval "$(execline ExecStart)" >$T/out 2>$T/err
+r=$?
+"$fake" settle "$R"
+[ $r = 1 ] && $tool profile verify stock >/dev/null && $tool profile --arm b verify stock >/dev/null &&
+	grep -qx "\[off\] cgroup sample" $M/ab/mode && grep -q "vma_limit" $T/err &&
+	grep -q "rapolicy.conf not applied (the line above says why): every policy set to stock, A/B off" $T/err
+tap $? "the unit's ExecStart with a bad rapolicy.conf: fails, leaves stock, says why ($r: $(tr '\n' ' ' <$T/err))"
+cp $T/conf.orig "$D/etc/rapolicy.conf"
+$tool set pmd_hit=on >/dev/null && "$fake" settle "$R"
+eval "$(execline ExecStart)" >/dev/null 2>$T/err && "$fake" settle "$R" &&
+	$tool profile verify stock >/dev/null && [ ! -s $T/err ]
+tap $? "the unit's ExecStart with the shipped rapolicy.conf: applied, nothing on stderr"
+eval "$(execline ExecCondition)" >$T/out
+r=$?
+: >"$R/proc/kallsyms"
+eval "$(execline ExecCondition)" >$T/out2
+r2=$?
+[ $r = 0 ] && [ $r2 = 1 ] && grep -q "skipped: this kernel has no readahead policy hooks" $T/out2
+tap $? "the unit's ExecCondition: runs on a kernel with the hooks, skips one without and says so"
+
 echo '{"a": {}}' >"$D/etc/rapolicy.conf"
 make -s -C "$here" BUILD="$build" DESTDIR="$D" PREFIX=/usr install >/dev/null &&
 	[ "$(cat "$D/etc/rapolicy.conf")" = '{"a": {}}' ]
