@@ -269,19 +269,20 @@ static struct kobj_attribute rap_streams_max_kb_attr =
 	__ATTR_RW(streams_max_kb);
 static struct kobj_attribute rap_streams_bytes_attr = __ATTR_RO(streams_bytes);
 
-static struct attribute *rap_streams_attrs[] = {
-	&rap_streams_max_kb_attr.attr,
-	&rap_streams_bytes_attr.attr,
+/* rapolicy/ and ab/: the numbers of the directory's arm, table.h's knobs */
+static struct attribute *rap_knob_attrs[] = {
+#define RAP_KNOB(name, settable, at_load, unit, help) &rap_##name##_attr.attr,
+#include "table.h"
 	NULL,
 };
 
-static const struct attribute_group rap_streams_group = {
-	.attrs = rap_streams_attrs,
+static const struct attribute_group rap_knob_group = {
+	.attrs = rap_knob_attrs,
 };
 
 static const struct attribute_group *rap_arm_a_groups[] = {
 	&rap_policy_group,
-	&rap_streams_group,
+	&rap_knob_group,
 	&rap_top_group,
 	&rap_bpf_group,
 	NULL,
@@ -289,7 +290,7 @@ static const struct attribute_group *rap_arm_a_groups[] = {
 
 static const struct attribute_group *rap_ab_groups[] = {
 	&rap_policy_group,
-	&rap_streams_group,
+	&rap_knob_group,
 	&rap_ab_group,
 	NULL,
 };

@@ -16,6 +16,12 @@
  * 0..MAX_PAGECACHE_ORDER, after its names (those of them the kernel can
  * honour: rap_order_honoured() in compat.h).
  *
+ * RAP_KNOB(name, settable, at_load, unit, help) per number of an arm, after
+ * its policies, in rapolicy/ and ab/: a decimal integer in @unit; one that
+ * is @settable takes a write (the module checks its range), and rapolicyctl
+ * sets, saves and applies it. @at_load is its value when the module loads,
+ * and the one a module without its file (an older one) behaves as having.
+ *
  * RAP_STAT(name, help) per counter, in stats/a/, stats/b/ and, summed over
  * both arms, stats/. Every counter counts events that happened, from zero
  * at load or at the last write to stats/reset. sync_thp..async are in the
@@ -23,6 +29,9 @@
  */
 #ifndef RAP_POLICY
 #define RAP_POLICY(name, orders, help, ...)
+#endif
+#ifndef RAP_KNOB
+#define RAP_KNOB(name, settable, at_load, unit, help)
 #endif
 #ifndef RAP_STAT
 #define RAP_STAT(name, help)
@@ -56,6 +65,11 @@ RAP_POLICY(random_miss, 0,
 	   "read only the faulting page while a file's read-around goes unused",
 	   "off", "fault")
 
+RAP_KNOB(streams_max_kb, 1, "4096", "KiB",
+	 "the bound on the arm's stream tracker table")
+RAP_KNOB(streams_bytes, 0, "0", "bytes",
+	 "the size of the arm's stream tracker table now")
+
 RAP_STAT(sync_miss, "synchronous mmap misses (major faults)")
 RAP_STAT(sync_thp, "misses offered a window, VM_HUGEPAGE")
 RAP_STAT(sync_seq, "misses offered a window, VM_SEQ_READ")
@@ -87,4 +101,5 @@ RAP_STAT(random_credit, "mmap_miss increments random_miss took back")
 RAP_STAT(random_marker, "marker hits of random files that read nothing more")
 
 #undef RAP_POLICY
+#undef RAP_KNOB
 #undef RAP_STAT

@@ -113,8 +113,8 @@ int opt_val(int argc, char **argv, int *i, const char *name, const char **v)
 static void allowed(const struct rap_state *s, int p, char *buf, size_t size)
 {
 	const struct pol_def *d = &pol_defs[p];
-	size_t o = (size_t)snprintf(buf, size, p < NR_POL ? "one of " :
-				    p == POL_streams_max_kb ? "a number of KiB" : "settable (read-only)");
+	size_t o = (size_t)snprintf(buf, size, p < NR_POL ? "one of " : d->settable ?
+				    "a number of %s" : "settable (read-only)", d->unit);
 
 	for (unsigned int i = 0; i < d->nr; i++)
 		o += (size_t)snprintf(buf + o, size - o, "%s%s", i ? ", " : "", d->values[i]);
@@ -164,26 +164,34 @@ int arm_available(struct ctx *c, const struct rap_state *s, int arm,
 	int ret = RC_OK;
 
 	/* a value the arm has is not written: a newer module's is left alone */
-	for (int p = 0; p <= POL_streams_max_kb; p++)
+	for (int p = 0; p < NR_SHOWN; p++)
 		if (strcmp(to->v[p], s->arm[arm].v[p]) && !pol_available(s, p, to->v[p]))
 			ret = errmsg(c, "%s: value '%s' is not available on this kernel",
 				     pol_defs[p].name, esc(to->v[p]));
 	return ret;
 }
 
-/* The bound first: when the module refuses it, there is nothing to undo */
+/*
+ * The knobs first, then the policies: a knob the module refuses (out of its
+ * range) is the likelier failure, and before any write nothing is to undo
+ */
 size_t plan_arm(struct write *w, int arm, const struct arm_set *from,
 		const struct arm_set *to)
 {
-	for (int i = 0; i <= NR_POL; i++) {
-		int p = i ? i - 1 : POL_streams_max_kb;
+	size_t n = 0;
 
-		snprintf(w[i].file, sizeof(w[i].file), "%s%s", arm ? "ab/" : "",
+	for (int i = 0; i < NR_SHOWN; i++) {
+		int p = (i + NR_POL) % NR_SHOWN;
+
+		if (!pol_defs[p].settable)
+			continue;
+		snprintf(w[n].file, sizeof(w[n].file), "%s%s", arm ? "ab/" : "",
 			 pol_defs[p].name);
-		snprintf(w[i].from, sizeof(w[i].from), "%s", from->v[p]);
-		snprintf(w[i].to, sizeof(w[i].to), "%s", to->v[p]);
+		snprintf(w[n].from, sizeof(w[n].from), "%s", from->v[p]);
+		snprintf(w[n].to, sizeof(w[n].to), "%s", to->v[p]);
+		n++;
 	}
-	return NR_POL + 1;
+	return n;
 }
 
 int apply_report(struct ctx *c, const struct write *w, size_t n)
@@ -247,10 +255,19 @@ static void help_policies(FILE *f)
 	}
 }
 
+void help_knobs(FILE *f, bool settable)
+{
+	fputs("\nNumbers (decimal; the module checks the range):\n", f);
+	for (int p = NR_POL; p < NR_SHOWN; p++)
+		if (pol_defs[p].settable || !settable)
+			fprintf(f, "  %-18s %s, %s%s\n", pol_defs[p].name, pol_defs[p].unit,
+				pol_defs[p].help, pol_defs[p].settable ? "" : " (read-only)");
+}
+
 /* set and ab set: the pairs on top of the arm's current values */
 int set_arm(struct ctx *c, const char *cmd, int arm, int argc, char **argv)
 {
-	struct write w[NR_POL + 1];
+	struct write w[NR_SHOWN];
 	struct rap_state s;
 	struct arm_set to;
 	int ret;
@@ -258,10 +275,10 @@ int set_arm(struct ctx *c, const char *cmd, int arm, int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (is_help(argv[i])) {
 			fprintf(c->out, "Usage: rapolicyctl %s POLICY=VALUE...\n\n"
-				"Set policies of arm %c: all of them, or none when one is wrong.\n"
-				"streams_max_kb=KIB bounds its stream table (the module's range).\n",
-				cmd, 'A' + arm);
+				"Set policies and numbers of arm %c: all of them, or none when one\n"
+				"is wrong.\n", cmd, 'A' + arm);
 			help_policies(c->out);
+			help_knobs(c->out, true);
 			return RC_OK;
 		}
 	}

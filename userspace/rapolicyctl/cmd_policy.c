@@ -68,8 +68,8 @@ static void print_unavailable(FILE *f, const struct rap_state *s)
 
 static const char usage_status[] =
 "Usage: rapolicyctl status [--json]\n\n"
-"The module's version, both arms' policies and stream table bound and size\n"
-"(streams_max_kb, streams_bytes), the profile each matches (or 'custom'\n"
+"The module's version, both arms' policies and numbers (see 'rapolicyctl\n"
+"policies'), the profile each matches (or 'custom'\n"
 "and how it differs from the closest), what this kernel cannot honour\n"
 "('unavailable'), the A/B assignment and the time the counters cover.\n"
 "A module of another version ('differs:'): what it lacks and what it has\n"
@@ -95,7 +95,7 @@ int cmd_status(struct ctx *c, int argc, char **argv)
 		return ret;
 	rap_differs(&s, buf, sizeof(buf));
 	if (json) {
-		json_t *o = json_state(&s, NR_SHOWN);
+		json_t *o = json_state(&s, false);
 
 		json_object_set_new(o, "rapolicyctl", json_string(RAPOLICY_VERSION));
 		json_object_set_new(o, "differs", json_string(buf));
@@ -123,9 +123,9 @@ int cmd_status(struct ctx *c, int argc, char **argv)
 
 static const char usage_get[] =
 "Usage: rapolicyctl get [--arm a|b] [-n] [--json] [POLICY...]\n\n"
-"Print POLICY=VALUE for each policy (all by default, then streams_max_kb\n"
-"and streams_bytes) of arm A, or of arm B with --arm b; -n prints the\n"
-"values only, --json one object.\n";
+"Print POLICY=VALUE for each policy (all by default, then the numbers)\n"
+"of arm A, or of arm B with --arm b; -n prints the values only, --json\n"
+"one object.\n";
 
 int cmd_get(struct ctx *c, int argc, char **argv)
 {
@@ -135,8 +135,11 @@ int cmd_get(struct ctx *c, int argc, char **argv)
 	json_t *o;
 
 	for (int i = 1; i < argc; i++) {
-		if (is_help(argv[i]))
-			return fputs(usage_get, c->out), RC_OK;
+		if (is_help(argv[i])) {
+			fputs(usage_get, c->out);
+			help_knobs(c->out, false);
+			return RC_OK;
+		}
 		ret = arm_opt(c, "get", argc, argv, &i, &arm);
 		if (ret < 0)
 			return RC_USAGE;
@@ -198,7 +201,7 @@ int cmd_profile(struct ctx *c, int argc, char **argv)
 {
 	int arm = ARM_A, nops = 0, ret;
 	const struct profile *pr;
-	struct write w[NR_POL + 1];
+	struct write w[NR_SHOWN];
 	struct rap_state s;
 	struct arm_set pv;
 	char prefix[16];
@@ -241,7 +244,7 @@ int cmd_profile(struct ctx *c, int argc, char **argv)
 
 static const char usage_save[] =
 "Usage: rapolicyctl save [-o FILE]\n\n"
-"Print both arms' policies and streams_max_kb, and the A/B assignment, as\n"
+"Print both arms' policies and settable numbers, and the A/B assignment, as\n"
 "JSON for 'apply'.  -o FILE replaces FILE atomically (a temporary file\n"
 "renamed over it): when the save fails, FILE is left as it was.  At boot,\n"
 "rapolicy.service applies /etc/rapolicy.conf: 'save -o /etc/rapolicy.conf'.\n";
@@ -267,10 +270,10 @@ int cmd_save(struct ctx *c, int argc, char **argv)
 	if (ret)
 		return ret;
 	if (!file) {
-		json_out(c->out, json_state(&s, POL_streams_max_kb + 1), false);
+		json_out(c->out, json_state(&s, true), false);
 		return RC_OK;
 	}
-	j = json_state(&s, POL_streams_max_kb + 1);
+	j = json_state(&s, true);
 	text = json_dumps(j, JSON_INDENT(2));
 	json_decref(j);
 	line = text ? malloc(strlen(text) + 2) : NULL;
@@ -346,8 +349,8 @@ static int load_ab(struct ctx *c, json_t *j, struct ab_conf *ab)
 static const char usage_apply[] =
 "Usage: rapolicyctl apply [--check] FILE\n\n"
 "Set the whole state that 'rapolicyctl save' printed ('-' reads stdin):\n"
-"both arms' policies (stock where FILE names none), streams_max_kb (kept\n"
-"where FILE has none) and the A/B assignment (off where FILE has none).\n"
+"both arms' policies (stock where FILE names none), numbers (kept where\n"
+"FILE has none) and the A/B assignment (off where FILE has none).\n"
 "All of it is checked first; when a write fails, the earlier ones are\n"
 "undone.  A cgroup that does not exist is skipped with a warning (the A/B\n"
 "mode stays off), the rest applied.  An 'options rapolicy' line of\n"
@@ -361,7 +364,8 @@ static void table_state(struct rap_state *s)
 	memset(s, 0, sizeof(*s));
 	for (int arm = 0; arm < NR_ARMS; arm++) {
 		profile_values(&profiles[0], &s->arm[arm]);
-		snprintf(s->arm[arm].v[POL_streams_max_kb], VAL_LEN, STREAMS_MAX_KB);
+		for (int p = NR_POL; p < NR_SHOWN; p++)
+			snprintf(s->arm[arm].v[p], VAL_LEN, "%s", pol_defs[p].at_load);
 	}
 	for (int p = 0; p < NR_SHOWN; p++)
 		s->avail[p].absent = true;	/* any order: the largest is the kernel's */
@@ -421,7 +425,7 @@ static void modprobe_differs(struct ctx *c, const char *file, const struct arm_s
 int cmd_apply(struct ctx *c, int argc, char **argv)
 {
 	json_t *j, *arms[NR_ARMS] = { NULL }, *ab = NULL, *ver = NULL;
-	struct write w[2 * NR_POL + 6];
+	struct write w[2 * NR_SHOWN + 4];
 	struct arm_set to[NR_ARMS];
 	const char *file = NULL;
 	struct ab_conf abc;
@@ -475,7 +479,7 @@ int cmd_apply(struct ctx *c, int argc, char **argv)
 static const char usage_policies[] =
 "Usage: rapolicyctl policies\n\n"
 "Each policy of the module's table: its values (the first is stock; 0..N\n"
-"a folio order) and what it does.  It reads no module.\n";
+"a folio order) and what it does; then its numbers.  It reads no module.\n";
 
 int cmd_policies(struct ctx *c, int argc, char **argv)
 {
@@ -491,5 +495,6 @@ int cmd_policies(struct ctx *c, int argc, char **argv)
 			fprintf(c->out, " %s", d->values[i]);
 		fprintf(c->out, "%s\n    %s\n", d->order ? " 0..N" : "", d->help);
 	}
+	help_knobs(c->out, false);
 	return RC_OK;
 }

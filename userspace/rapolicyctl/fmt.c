@@ -127,13 +127,13 @@ void print_prometheus(FILE *f, const struct rap_state *s, bool up)
 	}
 }
 
-/* An arm's first nr values; not what the module lacks (apply: as at load) */
-static json_t *json_arm(const struct rap_state *s, int arm, int nr)
+/* An arm's values (settable: those apply takes); none the module lacks */
+static json_t *json_arm(const struct rap_state *s, int arm, bool settable)
 {
 	json_t *o = json_object();
 
-	for (int p = 0; p < nr; p++)
-		if (!s->avail[p].absent)
+	for (int p = 0; p < NR_SHOWN; p++)
+		if (!s->avail[p].absent && (pol_defs[p].settable || !settable))
 			json_object_set_new(o, pol_defs[p].name, json_value(p, s->arm[arm].v[p]));
 	return o;
 }
@@ -193,10 +193,10 @@ void *json_buckets(const struct counters *st)
 	return bk;
 }
 
-void *json_state(const struct rap_state *s, int nr)
+void *json_state(const struct rap_state *s, bool settable)
 {
 	return json_pack("{s:s, s:o, s:o, s:o}", "version", s->version,
-			 "a", json_arm(s, ARM_A, nr), "b", json_arm(s, ARM_B, nr),
+			 "a", json_arm(s, ARM_A, settable), "b", json_arm(s, ARM_B, settable),
 			 "ab", json_ab(&s->ab));
 }
 

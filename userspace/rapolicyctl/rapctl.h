@@ -30,19 +30,21 @@
 #define RAP_HOOK_SYM	"readahead_policy_register"
 
 /*
- * After the policies, two numbers of each arm that get and status show
- * with them: the bound on its stream tracker's table in KiB, which set and
- * apply write and the module checks, and the table's size in bytes
+ * The policies, then the knobs: the numbers of each arm (module/table.h's
+ * RAP_KNOB, such as the bound on its stream tracker's table), which get
+ * and status show with them and set, save and apply take when settable
  */
 enum {
 #define RAP_POLICY(name, orders, help, ...) POL_##name,
 #include "table.h"
-	NR_POL,
-	POL_streams_max_kb = NR_POL,
-	POL_streams_bytes,
+	NR_POL
+};
+enum {
+	POL_KNOBS_BEFORE = NR_POL - 1,
+#define RAP_KNOB(name, settable, at_load, unit, help) POL_##name,
+#include "table.h"
 	NR_SHOWN
 };
-#define STREAMS_MAX_KB	"4096"	/* at load, and where a module has no bound */
 
 enum {
 #define RAP_STAT(name, help) ST_##name,
@@ -55,6 +57,8 @@ struct pol_def {
 	const char *const *values;	/* named values, stock first */
 	unsigned int nr;
 	bool order;			/* also takes a folio order */
+	bool settable;			/* a policy, or a knob that takes writes */
+	const char *at_load, *unit;	/* a knob's */
 };
 
 extern const struct pol_def pol_defs[NR_SHOWN];
@@ -194,8 +198,8 @@ void *json_unavailable(const struct rap_state *s);
 void *json_ab(const struct ab_conf *ab);
 void *json_counters(const struct counters *st);
 void *json_buckets(const struct counters *st);
-/* Each arm's first nr values (up to streams_max_kb: what apply takes) */
-void *json_state(const struct rap_state *s, int nr);
+/* Each arm's values: all, or those apply takes (settable) */
+void *json_state(const struct rap_state *s, bool settable);
 /* "off", "cgroup PATH", "sample|cgroups N permille, salt S" */
 const char *ab_line(const struct ab_conf *ab, char *buf, size_t size);
 /* u64 as a JSON integer, above INT64_MAX as a decimal string; and back */
@@ -228,6 +232,8 @@ int arm_available(struct ctx *c, const struct rap_state *s, int arm,
 		  const struct arm_set *to);
 size_t plan_arm(struct write *w, int arm, const struct arm_set *from,
 		const struct arm_set *to);
+/* The knobs' help: the settable ones, or all */
+void help_knobs(FILE *f, bool settable);
 int apply_report(struct ctx *c, const struct write *w, size_t n);
 /* Closest profile to a and the policies that differ (0: exact) */
 const struct profile *profile_match(const struct arm_set *a, unsigned int *diff);

@@ -24,11 +24,11 @@
 #include "table.h"
 
 #define RAP_POLICY(name, orders, help, ...) [POL_##name] = { #name, help, \
-	vals_##name, sizeof(vals_##name) / sizeof(vals_##name[0]), orders },
+	vals_##name, sizeof(vals_##name) / sizeof(vals_##name[0]), orders, true },
+#define RAP_KNOB(name, settable, at_load, unit, help) [POL_##name] = { #name, help, \
+	NULL, 0, false, settable, at_load, unit },
 const struct pol_def pol_defs[NR_SHOWN] = {
 #include "table.h"
-	[POL_streams_max_kb] = { "streams_max_kb", "KiB", NULL, 0, false },
-	[POL_streams_bytes] = { "streams_bytes", "bytes", NULL, 0, false },
 };
 
 #define RAP_STAT(name, help) #name,
@@ -41,7 +41,7 @@ const char *const st_help[NR_ST] = {
 };
 
 const char *const ab_modes[3] = { "off", "cgroup", "sample" };
-const struct pol_def ab_mode_def = { "ab/mode", NULL, ab_modes, 3, false };
+const struct pol_def ab_mode_def = { "ab/mode", NULL, ab_modes, 3, false, true, NULL, NULL };
 
 const char *rap_root = "";
 
@@ -203,7 +203,7 @@ static int load_arm(struct rap_state *s, int arm, char *bad, size_t badlen)
 		ret = read_mod(bad, text, sizeof(text));
 		if (ret == -ENOENT) {
 			av = (struct pol_avail){ .absent = true, .listed = 1 };
-			snprintf(s->arm[arm].v[p], VAL_LEN, "%s", d->nr ? d->values[0] : STREAMS_MAX_KB);
+			snprintf(s->arm[arm].v[p], VAL_LEN, "%s", d->nr ? d->values[0] : d->at_load);
 			ret = 0;
 		} else if (!ret && p < NR_POL) {
 			ret = parse_choice(s, text, d, &av, s->arm[arm].v[p]);
@@ -427,11 +427,12 @@ bool pol_valid(const struct rap_state *s, int p, const char *val)
 {
 	const struct pol_avail *av = &s->avail[p];
 	int i = choice_index(&pol_defs[p], val);
-	uint64_t kb;
+	uint64_t n;
 
-	/* a bound as the module prints it; its range is the module's to check */
-	if (p == POL_streams_max_kb)
-		return !parse_u64(val, &kb) && kb <= UINT_MAX && (val[0] != '0' || !val[1]);
+	/* a knob as the module prints it; its range is the module's to check */
+	if (p >= NR_POL)
+		return pol_defs[p].settable && !parse_u64(val, &n) && n <= UINT_MAX &&
+		       (val[0] != '0' || !val[1]);
 
 	/* without the file, the module's largest order is not known */
 	return i >= 0 && (av->absent || i < (int)pol_defs[p].nr ||
@@ -442,8 +443,8 @@ bool pol_available(const struct rap_state *s, int p, const char *val)
 {
 	int i = choice_index(&pol_defs[p], val);
 
-	if (p == POL_streams_max_kb)
-		return !s->avail[p].absent || !strcmp(val, STREAMS_MAX_KB);
+	if (p >= NR_POL)
+		return !s->avail[p].absent || !strcmp(val, pol_defs[p].at_load);
 	return i >= 0 && (s->avail[p].listed >> i & 1);
 }
 
@@ -452,12 +453,12 @@ unsigned int rap_unavailable(const struct rap_state *s, char (*out)[UNAV_LEN],
 {
 	unsigned int n = 0;
 
-	for (int p = 0; p <= POL_streams_max_kb; p++) {
+	for (int p = 0; p < NR_SHOWN; p++) {
 		const struct pol_def *d = &pol_defs[p];
 		const struct pol_avail *av = &s->avail[p];
 		unsigned int nv = d->nr + (d->order ? av->max_order + 1 : 0);
 
-		if (av->absent && n < max)
+		if (av->absent && d->settable && n < max)
 			snprintf(out[n++], UNAV_LEN, "%s", d->name);
 		for (unsigned int i = 0; i < nv && !av->absent && n < max; i++) {
 			if (av->listed >> i & 1)

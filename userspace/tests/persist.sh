@@ -36,7 +36,7 @@ bare save -o $T/etc/rapolicy.conf 2>$T/err
 r=$?
 [ $r = 1 ] && cmp -s $T/etc/rapolicy.conf $T/before && [ "$(ls $T/etc | wc -l)" = 3 ] &&
 	grep -q "modprobe rapolicy" $T/err
-tap $? "a failed save (no module) leaves the old file and no temporary one ($r: $(cat $T/err))"
+tap $? "a failed save (no module) leaves the old file and no temporary one ($r: $(tr '\n' ' ' <$T/err))"
 chmod 0555 $T/etc
 if [ ! -w $T/etc ]; then
 	mv $T/gone "$M"
@@ -81,7 +81,7 @@ r=$?
 [ $r = 0 ] && [ "$(wc -l <$T/err)" = 2 ] &&
 	grep -qx "rapolicyctl: warning: /etc/modprobe.d/rapolicy.conf sets pmd_hit=off, $T/ok.json sets on: $T/ok.json wins (rapolicy.service applies it after modprobe)" $T/err &&
 	grep -q "^rapolicyctl: warning: /lib/modprobe.d/50-ra.conf sets descending_seq=window, $T/ok.json sets off: " $T/err
-tap $? "apply names each modprobe.d option it overrides, and only those ($r: $(cat $T/err))"
+tap $? "apply names each modprobe.d option it overrides, and only those ($r: $(tr '\n' ' ' <$T/err))"
 rc apply --check $T/ok.json 2>&1 >/dev/null | grep -q "sets pmd_hit=off"
 tap $? "so does apply --check"
 echo "1..$n"
