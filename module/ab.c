@@ -8,9 +8,9 @@
  *           ab/cgroup empty, cgroups hash into the buckets by their id,
  *           and those of ab/salt's buckets use arm B (as files in sample
  *           mode: an experiment over cgroups)
- *   sample  a file is in arm B when its bucket is: a fixed hash of
- *           (device, inode) picks one of RAP_AB_BUCKETS buckets, and
- *           ab/salt draws ab/sample_permille of the buckets for arm B
+ *   sample  a file is in arm B when its bucket is: a hash of (device,
+ *           inode) keyed by ab/key picks one of RAP_AB_BUCKETS buckets,
+ *           and ab/salt draws ab/sample_permille of the buckets for arm B
  *
  * Every fault also counts in the bucket of its unit (stats/buckets): the
  * file's in off and sample mode, the faulting task's cgroup's in cgroup
@@ -41,6 +41,7 @@ static const char * const rap_ab_modes[] = { "off", "cgroup", "sample" };
 static int rap_ab_mode;
 static unsigned int rap_ab_permille;
 static u64 rap_ab_salt;
+static u64 rap_ab_key;		/* of the bucket hash: one per experiment */
 static u64 rap_ab_bmask;	/* arm B's buckets: rap_ab_mask(salt, permille) */
 static struct cgroup __rcu *rap_ab_cgroup;
 static DEFINE_MUTEX(rap_ab_mutex);
@@ -53,11 +54,12 @@ struct rap_unit rap_unit_of(const struct file *file)
 {
 	const struct inode *inode = file_inode(file);
 	struct rap_unit u = { .arm = RAP_ARM_A };
+	u64 key = READ_ONCE(rap_ab_key);
 	struct cgroup *cgrp;
 
 	switch (READ_ONCE(rap_ab_mode)) {
 	case RAP_AB_CGROUP:
-		u.bucket = rap_ab_bucket(RAP_AB_CGROUP_NS,
+		u.bucket = rap_ab_bucket(key, RAP_AB_CGROUP_NS,
 					 cgroup_id(task_dfl_cgroup(current)));
 		cgrp = rcu_dereference(rap_ab_cgroup);
 		if (cgrp ? task_under_cgroup_hierarchy(current, cgrp) :
@@ -65,12 +67,12 @@ struct rap_unit rap_unit_of(const struct file *file)
 			u.arm = RAP_ARM_B;
 		return u;
 	case RAP_AB_SAMPLE:
-		u.bucket = rap_ab_bucket(inode->i_sb->s_dev, inode->i_ino);
+		u.bucket = rap_ab_bucket(key, inode->i_sb->s_dev, inode->i_ino);
 		if (READ_ONCE(rap_ab_bmask) >> u.bucket & 1)
 			u.arm = RAP_ARM_B;
 		return u;
 	default:
-		u.bucket = rap_ab_bucket(inode->i_sb->s_dev, inode->i_ino);
+		u.bucket = rap_ab_bucket(key, inode->i_sb->s_dev, inode->i_ino);
 		return u;
 	}
 }
@@ -244,10 +246,32 @@ static ssize_t salt_store(struct kobject *kobj, struct kobj_attribute *attr,
 	return count;
 }
 
+static ssize_t key_show(struct kobject *kobj, struct kobj_attribute *attr,
+			char *buf)
+{
+	return sysfs_emit(buf, "%llu\n", READ_ONCE(rap_ab_key));
+}
+
+/* A new key moves every unit to another bucket: a settings change */
+static ssize_t key_store(struct kobject *kobj, struct kobj_attribute *attr,
+			 const char *buf, size_t count)
+{
+	u64 key;
+	int err;
+
+	err = kstrtou64(buf, 0, &key);
+	if (err)
+		return err;
+	if (xchg(&rap_ab_key, key) != key)
+		rap_settings_changed();
+	return count;
+}
+
 static struct kobj_attribute rap_ab_mode_attr = __ATTR_RW(mode);
 static struct kobj_attribute rap_ab_cgroup_attr = __ATTR_RW(cgroup);
 static struct kobj_attribute rap_ab_permille_attr = __ATTR_RW(sample_permille);
 static struct kobj_attribute rap_ab_salt_attr = __ATTR_RW(salt);
+static struct kobj_attribute rap_ab_key_attr = __ATTR_RW(key);
 
 /* ab/: the assignment files here, arm B's policy files from sysfs.c */
 static struct attribute *rap_ab_attrs[] = {
@@ -255,6 +279,7 @@ static struct attribute *rap_ab_attrs[] = {
 	&rap_ab_cgroup_attr.attr,
 	&rap_ab_permille_attr.attr,
 	&rap_ab_salt_attr.attr,
+	&rap_ab_key_attr.attr,
 	NULL,
 };
 

@@ -554,14 +554,18 @@ static u64 rap_mix64(u64 x)
 /*
  * A/B buckets: the randomization unit of an experiment is a file (sample
  * mode) or a cgroup (cgroup mode), and units fall into RAP_AB_BUCKETS
- * buckets by a fixed hash of their identity (@ns: the device, or a tag
- * for cgroups; @id: the inode or the cgroup's id). A unit stays in its
- * bucket across salts, so an experiment that changes the salt from one
- * period to the next sees every bucket in both arms (a crossover).
+ * buckets by a hash of their identity (@ns: the device, or a tag for
+ * cgroups; @id: the inode or the cgroup's id) keyed by @key. A unit stays
+ * in its bucket across salts, so an experiment that changes the salt from
+ * one period to the next sees every bucket in both arms (a crossover);
+ * a new key per experiment and host puts unrelated files together, so
+ * hosts of one image are independent replicates. The key need not be
+ * secret: it decorrelates hosts, it does not resist an adversary.
  */
-unsigned int rap_ab_bucket(u64 ns, u64 id)
+unsigned int rap_ab_bucket(u64 key, u64 ns, u64 id)
 {
-	return rap_mix64(rap_mix64(ns) ^ id) >> (64 - RAP_AB_BUCKET_SHIFT);
+	return rap_mix64(rap_mix64(rap_mix64(key) ^ ns) ^ id) >>
+	       (64 - RAP_AB_BUCKET_SHIFT);
 }
 
 /*
@@ -570,14 +574,19 @@ unsigned int rap_ab_bucket(u64 ns, u64 id)
  * steps of a Fisher-Yates shuffle (Knuth, TAOCP vol. 2, 3.4.2, algorithm
  * P) driven by splitmix64. Every set of that many buckets is about as
  * likely as any other, which is what a randomization test over the
- * buckets assumes; a larger @permille only adds buckets.
+ * buckets assumes; a larger @permille only adds buckets. With
+ * RAP_AB_SALT_SWAP set, the arms are those of the salt without it,
+ * swapped: the second period of a complementary pair.
  */
 u64 rap_ab_mask(u64 salt, unsigned int permille)
 {
 	unsigned int k = (permille * RAP_AB_BUCKETS + 500) / 1000;
 	unsigned char order[RAP_AB_BUCKETS];
-	u64 state = salt, mask = 0;
+	u64 state = salt & ~RAP_AB_SALT_SWAP, mask = 0;
 	unsigned int i, j;
+
+	if (salt & RAP_AB_SALT_SWAP)
+		return ~rap_ab_mask(state, permille);
 
 	for (i = 0; i < RAP_AB_BUCKETS; i++)
 		order[i] = i;

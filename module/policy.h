@@ -11,6 +11,7 @@
 #define RAPOLICY_POLICY_H
 
 #ifdef __KERNEL__
+#include <linux/bits.h>
 #include <linux/readahead_policy.h>
 #include <linux/stddef.h>
 #include <linux/types.h>
@@ -226,7 +227,9 @@ unsigned int rap_decide_hit(const struct rap_settings *s,
 /* A/B: units hash into RAP_AB_BUCKETS buckets, the salt picks arm B's */
 #define RAP_AB_BUCKET_SHIFT	6
 #define RAP_AB_BUCKETS		64	/* 1 << RAP_AB_BUCKET_SHIFT */
-unsigned int rap_ab_bucket(u64 ns, u64 id);
+/* A salt with this bit swaps the arms of the salt without it */
+#define RAP_AB_SALT_SWAP	BIT_ULL(63)
+unsigned int rap_ab_bucket(u64 key, u64 ns, u64 id);
 u64 rap_ab_mask(u64 salt, unsigned int permille);
 unsigned int rap_sync_order(const struct rap_settings *s,
 			    unsigned long fault_around_pages);

@@ -520,18 +520,27 @@ static unsigned int rap_popcount64(u64 x)
 static void rap_case_sample_arm(struct rap_test *t)
 {
 	unsigned int in_b = 0, moved = 0, files[RAP_AB_BUCKETS] = { 0 };
+	unsigned int same_key = 0;
 	unsigned int permille, i;
 	u64 mask = rap_ab_mask(42, 250), ino;
 
 	for (ino = 1; ino <= 10000; ino++) {
-		unsigned int b = rap_ab_bucket(0x800010, ino);
+		unsigned int b = rap_ab_bucket(7, 0x800010, ino);
 
 		/* stable: the same file always lands in the same bucket */
-		RAP_EXPECT_EQ(t, b, rap_ab_bucket(0x800010, ino));
+		RAP_EXPECT_EQ(t, b, rap_ab_bucket(7, 0x800010, ino));
+		/* another key: another bucket for 63 files in 64 */
+		same_key += b == rap_ab_bucket(8, 0x800010, ino);
 		RAP_EXPECT(t, b < RAP_AB_BUCKETS);
 		files[b]++;
 		in_b += mask >> b & 1;
 	}
+	/* 10000 files, 1/64 keep their bucket under another key: 156, 5 sd */
+	RAP_EXPECT(t, same_key > 93);
+	RAP_EXPECT(t, same_key < 219);
+	/* the swap bit: the same draw, the arms swapped */
+	RAP_EXPECT_EQ(t, rap_ab_mask(42 | RAP_AB_SALT_SWAP, 500), ~rap_ab_mask(42, 500));
+	RAP_EXPECT_EQ(t, rap_popcount64(rap_ab_mask(42 | RAP_AB_SALT_SWAP, 250)), 48);
 	/* the edges; a larger permille only adds buckets to arm B */
 	RAP_EXPECT_EQ(t, rap_ab_mask(42, 0), 0);
 	RAP_EXPECT_EQ(t, rap_ab_mask(42, 1000), ~0ULL);

@@ -350,19 +350,19 @@ static void check_window(const struct input *in, const struct ra_policy_window *
 /* sync order, pmd_hit and the A/B buckets: pure functions of their input */
 static void check_small(const struct input *in)
 {
-	unsigned int bucket = rap_ab_bucket(in->dev, in->ino);
-	u64 mask = rap_ab_mask(in->salt, in->permille);
+	unsigned int bucket = rap_ab_bucket(in->salt, in->dev, in->ino);
+	u64 salt = in->salt & ~RAP_AB_SALT_SWAP, mask = rap_ab_mask(salt, in->permille);
 	unsigned int k = (in->permille * RAP_AB_BUCKETS + 500) / 1000;
 
 	FZ_CHECK(bucket < RAP_AB_BUCKETS, "bucket %u", bucket);
-	FZ_CHECK(bucket == rap_ab_bucket(in->dev, in->ino), "bucket not deterministic");
+	FZ_CHECK(bucket == rap_ab_bucket(in->salt, in->dev, in->ino), "bucket not deterministic");
 	FZ_CHECK((unsigned int)__builtin_popcountll(mask) == k,
 		 "permille %u: %d buckets in B, not %u", in->permille,
 		 __builtin_popcountll(mask), k);
-	FZ_CHECK(mask == rap_ab_mask(in->salt, in->permille), "mask not deterministic");
-	FZ_CHECK(!rap_ab_mask(in->salt, 0), "permille 0 in B");
-	FZ_CHECK(rap_ab_mask(in->salt, 1000) == ~0ULL, "permille 1000 in A");
-	FZ_CHECK((mask & rap_ab_mask(in->salt, in->permille + 16)) == mask,
+	FZ_CHECK(mask == rap_ab_mask(salt, in->permille), "mask not deterministic");
+	FZ_CHECK(!rap_ab_mask(salt, 0), "permille 0 in B");
+	FZ_CHECK(rap_ab_mask(salt, 1000) == ~0ULL, "permille 1000 in A");
+	FZ_CHECK((mask & rap_ab_mask(salt, in->permille + 16)) == mask,
 		 "raising the permille moved a bucket to A");
 	FZ_CHECK(!rap_decide_pmd_hit(&in->s, in->eligible) ||
 		 (in->eligible && in->s.pmd_hit == RAP_PMD_HIT_ON), "pmd_hit");

@@ -25,6 +25,7 @@ typedef uint64_t u64;
 #define min_t(t, a, b)		min((t)(a), (t)(b))
 #define clamp(v, lo, hi)	min(max(v, lo), hi)
 #define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
+#define BIT_ULL(n)		(1ULL << (n))
 #define __weak __attribute__((weak))
 #define __always_unused __attribute__((unused))
 

@@ -288,6 +288,7 @@ int fake_tree_create(const char *dir, const char *version, const char *lacking)
 		      put(dir, "sys/kernel/mm/rapolicy/ab/cgroup", "\n") ?:
 		      put(dir, "sys/kernel/mm/rapolicy/ab/sample_permille", "0\n") ?:
 		      put(dir, "sys/kernel/mm/rapolicy/ab/salt", "0\n") ?:
+		      put(dir, "sys/kernel/mm/rapolicy/ab/key", "0\n") ?:
 		      put(dir, "sys/kernel/mm/rapolicy/stats/reset", "") ?:
 		      put(dir, "sys/kernel/mm/rapolicy/stats/elapsed_ms", "0\n") ?:
 		      put(dir, "sys/kernel/mm/rapolicy/stats/settings_changed", "0\n") ?:
