@@ -69,6 +69,7 @@ static uint64_t next_u64(uint64_t *s)
 /* The cells: all 64 buckets by the periods analysed, [period][bucket] */
 struct cells {
 	unsigned int np, nb;		/* nb: arm B's cells, in every redraw */
+	bool pairs;			/* periods 2i + 1 are the complement of 2i */
 	unsigned int k[ABT_MAX_PERIODS];	/* arm B's buckets per period */
 	double *u[ABT_NR_METRICS][2];	/* centred counts of arm A's, arm B's cells */
 	double ymax[ABT_NR_METRICS];
@@ -119,12 +120,21 @@ static void contrast(const struct cells *c, unsigned char (*inb)[ABT_BUCKETS],
 			ab[m][arm] = s[m][arm] * scale;
 }
 
-/* A redraw: per period a uniform set of k buckets of 64 (Fisher-Yates) */
+/*
+ * A redraw: per period a uniform set of k buckets of 64 (Fisher-Yates);
+ * in pairs, the second period of each takes the first's complement.
+ */
 static void redraw(const struct cells *c, uint64_t *rng,
 		   unsigned char (*inb)[ABT_BUCKETS])
 {
 	for (unsigned int p = 0; p < c->np; p++) {
 		unsigned char *order = inb[p];
+
+		if (c->pairs && p % 2) {
+			for (unsigned int i = 0; i < ABT_BUCKETS; i++)
+				order[i] = inb[p - 1][(i + c->k[p - 1]) % ABT_BUCKETS];
+			continue;
+		}
 
 		for (unsigned int i = 0; i < ABT_BUCKETS; i++)
 			order[i] = (unsigned char)i;
@@ -323,6 +333,16 @@ static bool enough(const struct abt_period *p, unsigned int n,
 			return false;
 		}
 	}
+	for (unsigned int i = 1; plan->pairs && i < plan->periods; i += 2) {
+		for (unsigned int b = 0; b < ABT_BUCKETS; b++) {
+			if (p[i].in_b[b] == p[i - 1].in_b[b]) {
+				r->outcome = ABT_INVALID;
+				snprintf(r->why, sizeof(r->why),
+					 "period %u's arms are not period %u's swapped", i + 1, i);
+				return false;
+			}
+		}
+	}
 	if (r->cells[0] < plan->min_buckets || r->cells[1] < plan->min_buckets) {
 		snprintf(r->why, sizeof(r->why),
 			 "bucket-periods with major faults: %u in A, %u in B, need %u each",
@@ -351,6 +371,7 @@ void abt_analyse(const struct abt_period *p, unsigned int n,
 		return;
 	if (!load_cells(&c, p, r->periods))
 		goto nomem;
+	c.pairs = plan->pairs;
 	if (!c.nb || c.nb == NC(c.np)) {
 		snprintf(r->why, sizeof(r->why), "one arm has no bucket");
 		goto out;

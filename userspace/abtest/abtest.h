@@ -57,6 +57,7 @@ struct abt_plan {
 	double alpha_io;	/* of each one-sided pages-read bound */
 	double io_margin;	/* pages read: B may read this much more */
 	unsigned int min_buckets;	/* cells with major faults, per arm */
+	bool pairs;		/* period 2i + 1's arm B is period 2i's arm A */
 	uint64_t seed;		/* of the re-randomizations */
 };
 extern const struct abt_plan abt_default_plan;

@@ -96,6 +96,7 @@ struct scenario {
 	unsigned int runs;
 	enum check check;
 	unsigned int periods;	/* the plan's horizon; 0: 6 */
+	bool pairs;		/* complementary period pairs */
 };
 
 struct file {
@@ -160,9 +161,12 @@ static void simulate(const struct scenario *sc, struct abt_period *per, unsigned
 		double load = sc->bursty ? lognormal(0, 1.5) : lognormal(0, 0.3);
 		unsigned char order[ABT_BUCKETS];
 
-		for (unsigned int i = 0; i < ABT_BUCKETS; i++)
+		for (unsigned int i = 0; i < ABT_BUCKETS; i++) {
 			order[i] = (unsigned char)i;
-		for (unsigned int i = 0; i < ABT_BUCKETS / 2; i++) {
+			if (sc->pairs && p % 2)
+				per[p].in_b[i] = !per[p - 1].in_b[i];
+		}
+		for (unsigned int i = 0; i < ABT_BUCKETS / 2 && !(sc->pairs && p % 2); i++) {
 			unsigned int j = i + (unsigned int)(rnd() % (ABT_BUCKETS - i));
 			unsigned char t = order[i];
 
@@ -229,6 +233,7 @@ static void run(const struct scenario *sc, uint64_t seed, struct tally *t)
 
 	if (sc->periods)
 		pl.periods = sc->periods;
+	pl.pairs = sc->pairs;
 	per = calloc(plan->periods, sizeof(*per));
 	struct file *fs = calloc(sc->files, sizeof(*fs));
 	struct abt_result r;
@@ -259,33 +264,38 @@ static void run(const struct scenario *sc, uint64_t seed, struct tally *t)
 
 #define RUNS 2000
 static const struct scenario scenarios[] = {
-	{ "A/A, 6 files", 6, 1, 1, 1, 1, 2, false, RUNS, AA, 0 },
-	{ "A/A, 200 files", 200, 1, 1, 1, 1, 2, false, RUNS, AA, 0 },
-	{ "A/A, 2000 files", 2000, 1, 1, 1, 1, 2, false, RUNS, AA, 0 },
-	{ "A/A, 200 files, bursty load", 200, 1, 1, 1, 1, 2, true, RUNS, AA, 0 },
-	{ "A/A, 200 files, low counts", 200, 1, 1, 1, 1, 0.05, false, RUNS, AA, 0 },
-	{ "B: -15% major faults, 200 files", 200, 0.85, 1, 0.85, 1, 2, false, RUNS, REPORT, 0 },
+	{ "A/A, 6 files", 6, 1, 1, 1, 1, 2, false, RUNS, AA, 0, false },
+	{ "A/A, 200 files", 200, 1, 1, 1, 1, 2, false, RUNS, AA, 0, false },
+	{ "A/A, 2000 files", 2000, 1, 1, 1, 1, 2, false, RUNS, AA, 0, false },
+	{ "A/A, 200 files, bursty load", 200, 1, 1, 1, 1, 2, true, RUNS, AA, 0, false },
+	{ "A/A, 200 files, low counts", 200, 1, 1, 1, 1, 0.05, false, RUNS, AA, 0, false },
+	{ "B: -15% major faults, 200 files", 200, 0.85, 1, 0.85, 1, 2, false, RUNS, REPORT, 0, false },
 	{ "B: -15% major faults, 200 files, 12 periods", 200, 0.85, 1, 0.85, 1, 2, false, RUNS,
-	  REPORT, 12 },
+	  REPORT, 12, false },
 	{ "B: -15% major faults, 200 files, 24 periods", 200, 0.85, 1, 0.85, 1, 2, false, RUNS,
-	  POWER, 24 },
+	  POWER, 24, false },
+	{ "A/A, 200 files, period pairs", 200, 1, 1, 1, 1, 2, false, RUNS, AA, 0, true },
+	{ "B: -15% major faults, 200 files, period pairs", 200, 0.85, 1, 0.85, 1, 2, false, RUNS,
+	  REPORT, 0, true },
+	{ "B: -15% major faults, 200 files, 24 periods in pairs", 200, 0.85, 1, 0.85, 1, 2,
+	  false, RUNS, REPORT, 24, true },
 	{ "B: -15% major faults, 200 files, bursty", 200, 0.85, 1, 0.85, 1, 2, true, RUNS,
-	  REPORT, 0 },
+	  REPORT, 0, false },
 	{ "B: -15% major faults, low counts", 200, 0.85, 1, 0.85, 1, 0.05, false, RUNS,
-	  REPORT, 0 },
+	  REPORT, 0, false },
 	{ "B: the heaviest 2% of files +60% major faults", 200, 1, 1, 1.6, 1, 2, false, RUNS,
-	  NOT_BETTER, 0 },
+	  NOT_BETTER, 0, false },
 	{ "B: -10% major faults, the heaviest 2% +60%, low counts", 200, 0.9, 1, 1.6, 1, 0.05,
-	  false, RUNS, REPORT, 0 },
-	{ "B: +5% major faults", 200, 1.05, 1, 1.05, 1, 2, false, RUNS, NOT_BETTER, 0 },
+	  false, RUNS, REPORT, 0, false },
+	{ "B: +5% major faults", 200, 1.05, 1, 1.05, 1, 2, false, RUNS, NOT_BETTER, 0, false },
 	{ "B: -15% major faults, +5% pages read", 200, 0.85, 1.05 / 0.85, 0.85, 1.05 / 0.85, 2,
-	  false, RUNS, NOT_BETTER, 0 },
+	  false, RUNS, NOT_BETTER, 0, false },
 	{ "B: -15% major faults, +50% pages per fault", 200, 0.85, 1.5, 0.85, 1.5, 2, false,
-	  RUNS, NOT_BETTER, 0 },
+	  RUNS, NOT_BETTER, 0, false },
 	{ "B: the heaviest 2% of files read 3x the pages", 200, 1, 1, 1, 3, 2, false, RUNS,
-	  NOT_BETTER, 0 },
+	  NOT_BETTER, 0, false },
 	{ "B: pages read x3, major faults unchanged", 200, 1, 3, 1, 3, 2, false, RUNS,
-	  WORSE_IO, 0 },
+	  WORSE_IO, 0, false },
 };
 
 /* The text of a file, or NULL */

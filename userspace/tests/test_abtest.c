@@ -175,10 +175,36 @@ static void test_pvalue(void)
 	   "no difference and not enough data are worded apart");
 }
 
+/* Complementary pairs: the plan says so, the data must follow it */
+static void test_pairs(void)
+{
+	struct abt_plan plan = abt_default_plan;
+	struct abt_result r;
+
+	plan.pairs = true;
+	fill(40, 0.8, 1);
+	abt_analyse(per, NP, &plan, &r);
+	ok(r.outcome == ABT_INVALID && strstr(r.why, "swapped"),
+	   "pairs planned, period 2 not period 1 swapped: invalid (%s)", r.why);
+	for (unsigned int p = 1; p < NP; p += 2)
+		for (unsigned int b = 0; b < ABT_BUCKETS; b++) {
+			bool in_b = !per[p - 1].in_b[b];
+			double y = per[p].y[ABT_FAULTS][b] / (per[p].in_b[b] ? 0.8 : 1);
+
+			per[p].in_b[b] = in_b;
+			per[p].y[ABT_FAULTS][b] = round(y * (in_b ? 0.8 : 1));
+			per[p].y[ABT_PAGES][b] = per[p].y[ABT_FAULTS][b] * 8;
+		}
+	abt_analyse(per, NP, &plan, &r);
+	ok(r.outcome == ABT_B_BETTER && fabs(r.eff[ABT_FAULTS].est + 0.2) < 0.04,
+	   "pairs: B with 20%% fewer faults, B better (%+.3f)", r.eff[ABT_FAULTS].est);
+}
+
 int main(void)
 {
 	test_outcomes();
 	test_totals();
+	test_pairs();
 	test_pvalue();
 	return tap_done();
 }
