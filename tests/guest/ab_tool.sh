@@ -66,20 +66,28 @@ tap $? "ab status shows the assignment and what arm B changes"
 rapolicyctl status | grep -qx "ab:      cgroup /ab_tool_canary"
 tap $? "status shows the A/B assignment"
 
-# periods N SAMPLES: N periods, each a cold reverse walk of every file
-# (MADV_NORMAL: read-around), 'ab period' (a new salt) between them, a
-# sample before the first and after the last
+# walk: a cold reverse walk of every file (MADV_NORMAL: read-around)
+walk() {
+	for f in "$SCRATCH"/ab_tool-f*; do
+		rawalk --pattern reverse --read-ahead-kb 128 "$f" >/dev/null || return 1
+	done
+}
+# periods N SAMPLES: 'ab start' (a key, a salt, the plan line), then N
+# periods, each a washout walk that no sample brackets, 'ab sample' (the
+# period opens), a walk, and 'ab period' (a closing sample and the next
+# salt; the last period closes with 'ab sample')
 periods() {
-	rapolicyctl stats reset && rapolicyctl ab sample >"$2" || return 1
+	rapolicyctl stats reset && rapolicyctl ab start --periods "$1" --washout 0 >"$2" || return 1
 	p=1
 	while [ $p -le "$1" ]; do
-		[ $p = 1 ] || rapolicyctl ab period >>"$2" || return 1
-		for f in "$SCRATCH"/ab_tool-f*; do
-			rawalk --pattern reverse --read-ahead-kb 128 "$f" >/dev/null || return 1
-		done
+		walk && rapolicyctl ab sample >>"$2" && walk || return 1
+		if [ $p = "$1" ]; then
+			rapolicyctl ab sample >>"$2"
+		else
+			rapolicyctl ab period >>"$2"
+		fi || return 1
 		p=$((p + 1))
 	done
-	rapolicyctl ab sample >>"$2"
 }
 # 32 files of 256 KiB to 2 MiB: a reverse walk of one takes 2 major
 # faults with profile best, about one per 16 pages with stock read-around
@@ -94,7 +102,7 @@ rapolicyctl profile seed >/dev/null && rapolicyctl profile --arm b best >/dev/nu
 	rapolicyctl ab assign sample 500 >/dev/null
 tap $? "arm A seed, arm B best, sample 500"
 periods 6 /tmp/ab.samples
-tap $? "six periods of reverse walks, a new salt for each"
+tap $? "six periods of reverse walks, a new salt and a washout walk for each"
 rapolicyctl ab report --samples /tmp/ab.samples >/tmp/ab_tool.report
 tap $? "ab report --samples"
 sed 's/^/# /' /tmp/ab_tool.report
@@ -117,19 +125,26 @@ sed 's/^/# /' /tmp/ab_tool.report
 grep -q "^verdict: no difference detected at this power" /tmp/ab_tool.report
 tap $? "A/A: no difference detected at this power"
 
-# A change within a period makes it invalid; one snapshot is not enough
-rapolicyctl stats reset && rapolicyctl ab sample >/tmp/chg.samples &&
+# A change within a period makes it invalid; samples without a plan are refused
+rapolicyctl ab start --periods 1 --washout 0 >/tmp/chg.samples &&
+	rapolicyctl ab sample >>/tmp/chg.samples &&
 	rapolicyctl ab set pmd_hit=on >/dev/null && rapolicyctl ab sample >>/tmp/chg.samples
-rapolicyctl ab report --samples /tmp/chg.samples --periods 1 |
+rapolicyctl ab report --samples /tmp/chg.samples |
 	grep -q "^verdict: invalid: settings changed"
 tap $? "a setting change within a period: invalid: settings changed"
-rapolicyctl ab report | grep -q "^verdict: not enough data (1 of the 6 planned periods)"
-tap $? "one snapshot: not enough data"
+sed 1d /tmp/chg.samples >/tmp/old.samples
+rapolicyctl ab report --samples /tmp/old.samples >/tmp/ab_tool.out 2>/tmp/ab_tool.err
+[ $? = 1 ] && grep -q "no plan line" /tmp/ab_tool.err
+tap $? "samples without a plan line: an error, no verdict"
+key=$(cat "$AB/key")
+rapolicyctl ab start --run --periods 2 --period 0.1 --washout 0.1 >/tmp/run.samples &&
+	[ "$(cat "$AB/key")" != "$key" ] &&
+	rapolicyctl ab report --samples /tmp/run.samples | grep -q "^mode sample; 2 periods of 2 planned;"
+tap $? "ab start --run: a new key, two periods it samples itself"
 rapolicyctl ab assign off >/dev/null
-rapolicyctl ab report | grep -q "^verdict: not enough data (the A/B mode is off"
-tap $? "no verdict while the mode is off"
-rapolicyctl ab report --every 0.1 --blocks 2 | grep -q "^verdict: not enough data"
-tap $? "ab report --every samples by itself"
+rapolicyctl ab start >/dev/null 2>&1
+[ $? = 1 ]
+tap $? "no experiment starts while the mode is off"
 
 rapolicyctl ab assign sample 300 --salt 7 >/dev/null &&
 	grep -qx 300 "$AB/sample_permille" && grep -qx 7 "$AB/salt" &&

@@ -16,30 +16,35 @@
 
 static const char usage_ab[] =
 "Usage: rapolicyctl ab set POLICY=VALUE...\n"
-"       rapolicyctl ab assign off | cgroup PATH | {sample|cgroups} PERMILLE\n"
+"       rapolicyctl ab assign off | cgroup PATH | {sample|cgroup-sample} PERMILLE\n"
 "                             [--salt S]\n"
+"       rapolicyctl ab start [--periods N] [--period SECONDS] [--washout SECONDS]\n"
+"                            [--run]\n"
 "       rapolicyctl ab status\n"
 "       rapolicyctl ab sample\n"
 "       rapolicyctl ab period\n"
-"       rapolicyctl ab report [--samples FILE [--periods N] | --every SECONDS\n"
-"                             --blocks N] [--json]\n\n"
+"       rapolicyctl ab report --samples FILE [--json]\n\n"
 "Arm A is the top-level policy set, arm B the one under ab/.  'assign'\n"
-"chooses which faults use arm B: none, those of tasks in a cgroup v2, or\n"
-"those of files in PERMILLE of 64 buckets that a salt draws (files hash\n"
-"into the buckets by device and inode), or those of tasks whose cgroups\n"
-"are in them ('cgroups').  'sample' prints one JSON line of\n"
-"the counters, per arm and per bucket; 'period' prints one, draws a new\n"
-"salt, and prints another: it ends a period and starts the next.\n"
-"'report' compares the arms over the first N periods of FILE (default\n"
-"6; decide N before starting), or over N periods of SECONDS it runs\n"
-"itself: the ratio of B's total major faults and pages read to A's, each\n"
-"arm scaled to all 64 buckets, a randomization test and the interval it\n"
-"gives (96% for faults, 99% for pages), and one of: B better, B worse,\n"
-"B worse (I/O), no difference detected at this power, not enough data,\n"
-"invalid: settings changed.  B better needs fewer major faults and pages\n"
-"read below +5%; pages read above +5% is B worse (I/O) whatever the\n"
-"faults.  The totals printed are those of the periods analysed.\n"
-"With 'cgroup PATH' the report is observational, with no test.\n";
+"chooses which faults use arm B: none, those of tasks in a cgroup v2 (an\n"
+"observational comparison), those of files in PERMILLE of 64 buckets that\n"
+"a salt draws (files hash into the buckets by device and inode, keyed by\n"
+"ab/key), or those of tasks whose cgroups are in them ('cgroup-sample';\n"
+"'cgroups' is its old name).\n"
+"'start' begins an experiment: a random key and salt, and a plan line\n"
+"(periods, their length, the washout, the metric) that opens the samples\n"
+"stream.  Each period opens with a washout whose counts are not\n"
+"analysed: 'ab sample' after it opens the period, 'ab period' closes it\n"
+"with a sample and draws the next salt (at 500 permille, every second\n"
+"period swaps the previous one's arms).  With --run, start does this\n"
+"itself and prints the stream.\n"
+"'report' analyses the plan's periods of FILE, no other horizon: the\n"
+"ratio of B's total major faults and pages read to A's, each arm scaled\n"
+"to all 64 buckets, a randomization test and the interval it gives (96%\n"
+"for faults, 99% for pages), and one of: B better, B worse, B worse\n"
+"(I/O), no difference detected at this power, not enough data, invalid:\n"
+"settings changed.  B better needs fewer major faults and pages read\n"
+"below +5%; pages read above +5% is B worse (I/O) whatever the faults.\n"
+"The totals printed are those of the periods analysed.\n";
 
 #define MAX_SAMPLES 4096
 
@@ -47,8 +52,35 @@ struct sample {
 	struct counters st;
 	int mode;
 	unsigned int permille;
-	uint64_t salt;
+	uint64_t salt, key, t_ms;
 };
+
+/* The plan line that opens a samples stream: ab start writes it */
+struct plan {
+	unsigned int periods, permille;
+	uint64_t period_ms, washout_ms, key, t_ms;
+	int mode;
+	bool pairs;
+};
+
+#define PLAN_VERSION 1
+#define SALT_SWAP (1ULL << 63)	/* the module's RAP_AB_SALT_SWAP */
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* Random bits from getrandom(); 53 of them keep a salt exact in any JSON reader */
+static int random_u64(struct ctx *c, uint64_t *v)
+{
+	if (getrandom(v, sizeof(*v), 0) != sizeof(*v))
+		return errmsg(c, "getrandom: %s", strerror(errno));
+	return 0;
+}
 
 static int assign(struct ctx *c, int argc, char **argv)
 {
@@ -79,7 +111,10 @@ static int assign(struct ctx *c, int argc, char **argv)
 		if (!*to.cgroup)
 			return usage(c, "ab assign", "cgroup needs a PATH");
 		to.mode = AB_CGROUP;
-	} else if (nops == 2 && (!strcmp(argv[1], "sample") || !strcmp(argv[1], "cgroups"))) {
+	} else if (nops == 2 && (!strcmp(argv[1], "sample") || !strcmp(argv[1], "cgroups") ||
+				 !strcmp(argv[1], "cgroup-sample"))) {
+		if (!strcmp(argv[1], "cgroups"))
+			fprintf(c->err, "rapolicyctl: 'ab assign cgroups' is now 'ab assign cgroup-sample'\n");
 		if (parse_u64(argv[2], &v) || v > 1000)
 			return usage(c, "ab assign", "%s takes 0 to 1000 permille, not '%s'",
 				     argv[1], esc(argv[2]));
@@ -93,12 +128,12 @@ static int assign(struct ctx *c, int argc, char **argv)
 				return usage(c, "ab assign", "bad salt '%s'", esc(salt));
 		}
 		to.mode = AB_SAMPLE;
-		if (!strcmp(argv[1], "cgroups")) {
+		if (strcmp(argv[1], "sample")) {
 			to.mode = AB_CGROUP;
 			to.cgroup[0] = '\0';
 		}
 	} else {
-		return usage(c, "ab assign", "expected off, cgroup PATH, sample PERMILLE or cgroups PERMILLE [--salt S]");
+		return usage(c, "ab assign", "expected off, cgroup PATH, sample PERMILLE or cgroup-sample PERMILLE [--salt S]");
 	}
 	return apply_report(c, w, plan_ab(w, &s.ab, &to));
 }
@@ -129,7 +164,7 @@ static int take(struct ctx *c, struct sample *sm)
 	struct rap_state s;
 	int ret = need_state(c, &s);
 
-	*sm = (struct sample){ s.st, s.ab.mode, s.ab.permille, s.ab.salt };
+	*sm = (struct sample){ s.st, s.ab.mode, s.ab.permille, s.ab.salt, s.ab.key, now_ms() };
 	return ret;
 }
 
@@ -140,20 +175,35 @@ static void print_sample(struct ctx *c, const struct sample *sm)
 	json_object_set_new(o, "mode", json_string(ab_modes[sm->mode]));
 	json_object_set_new(o, "sample_permille", json_integer(sm->permille));
 	json_object_set_new(o, "salt", json_u64(sm->salt));
+	json_object_set_new(o, "key", json_u64(sm->key));
+	json_object_set_new(o, "t_ms", json_u64(sm->t_ms));
 	json_object_set_new(o, "buckets", json_buckets(&sm->st));
 	json_out(c->out, o, true);
 }
 
-/* A new salt: 53 random bits, exact in any JSON reader */
-static int resalt(struct ctx *c)
+/* Complementary pairs: at 32 buckets in B, as the module rounds permille */
+static bool pairs_of(unsigned int permille)
+{
+	return (permille * ABT_BUCKETS + 500) / 1000 == ABT_BUCKETS / 2;
+}
+
+/*
+ * The next period's salt: at 32 buckets of 64 in B, the second period of
+ * each pair swaps the first's arms; otherwise 53 fresh random bits.
+ */
+static int resalt(struct ctx *c, const struct sample *sm)
 {
 	uint64_t v = 0;
 	char buf[24];
 	int ret;
 
-	if (getrandom(&v, sizeof(v), 0) != sizeof(v))
-		return errmsg(c, "getrandom: %s", strerror(errno));
-	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)(v >> 11));
+	if (pairs_of(sm->permille) && !(sm->salt & SALT_SWAP))
+		v = sm->salt | SALT_SWAP;
+	else if (random_u64(c, &v))
+		return RC_ERR;
+	else
+		v >>= 11;
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
 	ret = rap_write("ab/salt", buf);
 	return ret ? io_error(c, ret, "writing " RAP_DIR "/ab/salt") : 0;
 }
@@ -164,7 +214,10 @@ static bool randomized(const struct sample *sm)
 	return sm->mode != AB_OFF && sm->st.bucket_arm[0] != '-';
 }
 
-/* ab sample; ab period: then a new salt and a sample of the next period */
+/*
+ * ab sample; ab period: a sample that closes the period, then the next
+ * period's salt; its washout starts there, and 'ab sample' opens it.
+ */
 static int period(struct ctx *c, bool next)
 {
 	struct sample sm;
@@ -172,15 +225,10 @@ static int period(struct ctx *c, bool next)
 
 	if (ret)
 		return ret;
+	if (next && !randomized(&sm))
+		return errmsg(c, "ab period needs 'ab assign sample' or 'ab assign cgroup-sample'");
 	print_sample(c, &sm);
-	if (!next)
-		return RC_OK;
-	if (!randomized(&sm))
-		return errmsg(c, "ab period needs 'ab assign sample' or 'ab assign cgroups'");
-	ret = resalt(c) ?: take(c, &sm);
-	if (!ret)
-		print_sample(c, &sm);
-	return ret;
+	return next ? resalt(c, &sm) : RC_OK;
 }
 
 #define get_u64(j, key, v) json_get_u64(json_object_get(j, key), v)
@@ -198,6 +246,7 @@ static int parse_sample(const char *line, struct sample *sm)
 	    get_u64(j, "elapsed_ms", &sm->st.elapsed_ms) ||
 	    get_u64(j, "settings_changed", &sm->st.settings_changed) ||
 	    get_u64(j, "salt", &sm->salt) || get_u64(j, "sample_permille", &v) || v > 1000 ||
+	    get_u64(j, "key", &sm->key) || get_u64(j, "t_ms", &sm->t_ms) ||
 	    json_array_size(bk) != ABT_BUCKETS)
 		goto out;
 	sm->permille = (unsigned int)v;
@@ -223,7 +272,47 @@ out:
 	return ret;
 }
 
-static int read_samples(struct ctx *c, const char *file, struct sample *sm, size_t *n)
+/* The plan line: {"plan": {...}} */
+static json_t *json_plan(const struct plan *pl)
+{
+	json_t *o = json_pack("{s:i, s:i, s:o, s:o, s:s, s:s, s:i, s:b, s:o, s:o}",
+			      "version", PLAN_VERSION, "periods", (int)pl->periods,
+			      "period_ms", json_u64(pl->period_ms),
+			      "washout_ms", json_u64(pl->washout_ms),
+			      "metric", "total major faults and pages read, per arm",
+			      "mode", ab_modes[pl->mode], "sample_permille", (int)pl->permille,
+			      "pairs", pl->pairs, "key", json_u64(pl->key), "t_ms", json_u64(pl->t_ms));
+
+	return json_pack("{s:o}", "plan", o);
+}
+
+static int parse_plan(const char *line, struct plan *pl)
+{
+	json_t *j = json_loads(line, 0, NULL), *o = json_object_get(j, "plan");
+	const char *mode = NULL;
+	int version = 0, periods = 0, permille = -1, pairs = 0;
+	int ret = -EINVAL;
+
+	if (o && !json_unpack(o, "{s:i, s:i, s:s, s:i, s:b}", "version", &version,
+			      "periods", &periods, "mode", &mode, "sample_permille", &permille,
+			      "pairs", &pairs) &&
+	    version == PLAN_VERSION && periods >= 1 && periods <= ABT_MAX_PERIODS &&
+	    permille >= 0 && permille <= 1000 &&
+	    !get_u64(o, "period_ms", &pl->period_ms) && !get_u64(o, "washout_ms", &pl->washout_ms) &&
+	    !get_u64(o, "key", &pl->key) && !get_u64(o, "t_ms", &pl->t_ms)) {
+		pl->periods = (unsigned int)periods;
+		pl->permille = (unsigned int)permille;
+		pl->pairs = pairs;
+		pl->mode = choice_index(&ab_mode_def, mode);
+		ret = pl->mode >= 0 ? 0 : -EINVAL;
+	}
+	json_decref(j);
+	return ret;
+}
+
+/* A samples stream: the plan line of 'ab start', then lines of 'ab sample' */
+static int read_samples(struct ctx *c, const char *file, struct plan *pl,
+			struct sample *sm, size_t *n)
 {
 	FILE *f = strcmp(file, "-") ? fopen(file, "r") : stdin;
 	char line[8192];
@@ -231,28 +320,16 @@ static int read_samples(struct ctx *c, const char *file, struct sample *sm, size
 
 	if (!f)
 		return errmsg(c, "%s: %s", esc(file), strerror(errno));
+	if (!fgets(line, sizeof(line), f) || parse_plan(line, pl))
+		ret = errmsg(c, "%s: no plan line: samples from before 'rapolicyctl ab start' are not analysed; start an experiment with it",
+			     esc(file));
 	for (*n = 0; !ret && fgets(line, sizeof(line), f); ++*n)
 		if (*n == MAX_SAMPLES || parse_sample(line, &sm[*n]))
 			ret = usage(c, "ab report", "%s:%zu: not a line of 'rapolicyctl ab sample'",
-				    esc(file), *n + 1);
+				    esc(file), *n + 2);
 	if (f != stdin)
 		fclose(f);
 	return ret;
-}
-
-/* N periods of secs: a sample at each end, a new salt in between */
-static int live_samples(struct ctx *c, double secs, size_t periods, struct sample *sm)
-{
-	struct timespec ts = { (time_t)secs, (long)((secs - (time_t)secs) * 1e9) };
-
-	for (size_t i = 0; i < periods; i++) {
-		if ((i && randomized(&sm[2 * i - 1]) && resalt(c)) || take(c, &sm[2 * i]))
-			return RC_ERR;
-		nanosleep(&ts, NULL);
-		if (take(c, &sm[2 * i + 1]))
-			return RC_ERR;
-	}
-	return 0;
 }
 
 static bool same_assignment(const struct sample *x, const struct sample *y)
@@ -269,16 +346,22 @@ static bool same_assignment(const struct sample *x, const struct sample *y)
  * tot: both arms' counters over the first @planned, those analysed.
  */
 static unsigned int periods(const struct sample *sm, size_t n, struct abt_period *p,
-			    unsigned int planned, uint64_t (*tot)[NR_ST])
+			    const struct plan *pl, unsigned int *early, uint64_t (*tot)[NR_ST])
 {
-	unsigned int np = 0;
+	unsigned int np = 0, planned = pl->periods;
 
+	*early = 0;
+	if (n && sm[0].t_ms - pl->t_ms < pl->washout_ms)
+		*early = 1;
 	for (size_t i = 1; i < n; i++) {
 		const struct counters *a = &sm[i - 1].st, *b = &sm[i].st;
 		struct abt_period *q = &p[np];
 
 		if (!same_assignment(&sm[i - 1], &sm[i])) {
 			np += i > 1 && same_assignment(&sm[i - 2], &sm[i - 1]);
+			/* the period opened within the washout after its salt */
+			if (!*early && np < planned && sm[i].t_ms - sm[i - 1].t_ms < pl->washout_ms)
+				*early = np + 1;
 			/* between periods only the salt may change: one write */
 			if (np < ABT_MAX_PERIODS)
 				p[np].changed |= sm[i - 1].mode != sm[i].mode ||
@@ -290,7 +373,8 @@ static unsigned int periods(const struct sample *sm, size_t n, struct abt_period
 		if (np == ABT_MAX_PERIODS)
 			break;
 		q->changed |= counter_delta(a->settings_changed, b->settings_changed) > 0 ||
-			      sm[i].mode == AB_OFF;
+			      sm[i].mode == AB_OFF || sm[i].key != pl->key ||
+			      sm[i].mode != pl->mode || sm[i].permille != pl->permille;
 		for (int k = 0; k < ABT_BUCKETS; k++) {
 			q->in_b[k] = b->bucket_arm[k] == 'b';
 			q->y[ABT_FAULTS][k] += (double)counter_delta(a->bucket[k][BK_MISS], b->bucket[k][BK_MISS]);
@@ -314,22 +398,29 @@ static json_t *json_effect(const struct abt_effect *e)
 	return o;
 }
 
-static int report(struct ctx *c, const struct sample *sm, size_t n, unsigned int planned,
+static int report(struct ctx *c, const struct plan *pl, const struct sample *sm, size_t n,
 		  bool json)
 {
 	static struct abt_period p[ABT_MAX_PERIODS];
 	struct abt_plan plan = abt_default_plan;
 	uint64_t tot[NR_ARMS][NR_ST] = { { 0 } };
 	const int metric[2] = { ST_sync_miss, ST_pages_read };
-	int mode = sm[n - 1].mode;
-	bool tested, obs = mode != AB_OFF && !randomized(&sm[n - 1]);
+	unsigned int planned = pl->periods, np, early;
+	int mode = n ? sm[n - 1].mode : pl->mode;
+	bool tested, obs = n && mode != AB_OFF && !randomized(&sm[n - 1]);
 	struct abt_result r;
-	unsigned int np;
 
 	memset(p, 0, sizeof(p));
-	np = periods(sm, n, p, planned, tot);
+	np = periods(sm, n, p, pl, &early, tot);
 	plan.periods = planned;
+	plan.pairs = pl->pairs;
 	abt_analyse(p, np, &plan, &r);
+	if (early && r.outcome != ABT_NOT_ENOUGH_DATA) {
+		r.outcome = ABT_INVALID;
+		snprintf(r.why, sizeof(r.why),
+			 "period %u opened within its washout of %llu s after the salt", early,
+			 (unsigned long long)(pl->washout_ms / 1000));
+	}
 	if (mode == AB_OFF || obs) {
 		r.outcome = ABT_NOT_ENOUGH_DATA;
 		snprintf(r.why, sizeof(r.why), "%s", obs ?
@@ -376,55 +467,137 @@ static int report(struct ctx *c, const struct sample *sm, size_t n, unsigned int
 
 static int cmd_report(struct ctx *c, int argc, char **argv)
 {
-	const char *file = NULL, *every = NULL, *blocks = NULL, *per = NULL;
+	const char *file = NULL, *per = NULL;
 	struct sample *sm = calloc(MAX_SAMPLES, sizeof(*sm));
+	struct plan pl = { 0 };
 	bool json = false;
-	uint64_t nb = 0, np = abt_default_plan.periods;
-	double secs = 0;
-	size_t n = 1;
+	uint64_t np = 0;
+	size_t n = 0;
 	int ret = sm ? 0 : errmsg(c, "out of memory");
 
 	for (int i = 1; i < argc && !ret; i++) {
 		if (!strcmp(argv[i], "--json"))
 			json = true;
 		else if (!(ret = opt_val(argc, argv, &i, "--samples", &file)) &&
-			 !(ret = opt_val(argc, argv, &i, "--every", &every)) &&
-			 !(ret = opt_val(argc, argv, &i, "--periods", &per)) &&
-			 !(ret = opt_val(argc, argv, &i, "--blocks", &blocks)))
+			 !(ret = opt_val(argc, argv, &i, "--periods", &per)))
 			ret = -1;
 		ret = ret < 0 ? usage(c, "ab report", "bad argument '%s'", esc(argv[i])) : 0;
 	}
-	if (!ret && (!every != !blocks || (file && every) || (per && !file)))
-		ret = usage(c, "ab report", "--samples FILE [--periods N], or --every SECONDS with --blocks N");
-	if (!ret && every) {
-		char *end;
-
-		secs = strtod(every, &end);
-		if (*end || !isfinite(secs) || !(secs > 0 && secs <= 86400) ||
-		    parse_u64(blocks, &nb) || nb < 1 || nb > ABT_MAX_PERIODS)
-			ret = usage(c, "ab report", "--blocks takes 1 to %d, --every 0 to 86400 seconds",
-				    ABT_MAX_PERIODS);
-		np = nb;
-	}
+	if (!ret && !file)
+		ret = usage(c, "ab report", "needs --samples FILE, the stream of 'ab start'");
 	if (!ret && per && (parse_u64(per, &np) || np < 1 || np > ABT_MAX_PERIODS))
 		ret = usage(c, "ab report", "--periods takes 1 to %d", ABT_MAX_PERIODS);
-	if (!ret && file)
-		ret = read_samples(c, file, sm, &n);
-	if (!ret && file && n < 1)
-		ret = usage(c, "ab report", "%s has no samples", esc(file));
-	if (!ret && every)
-		ret = live_samples(c, secs, nb, sm);
-	else if (!ret && !file && !(ret = take(c, &sm[1]))) {
-		/* one snapshot: everything since the reset, one period */
-		sm[0] = sm[1];
-		memset(&sm[0].st, 0, sizeof(sm[0].st));
-		memcpy(sm[0].st.bucket_arm, sm[1].st.bucket_arm, sizeof(sm[0].st.bucket_arm));
-		n = 2;
-	}
 	if (!ret)
-		ret = report(c, sm, every ? 2 * nb : n, (unsigned int)np, json);
+		ret = read_samples(c, file, &pl, sm, &n);
+	/* the horizon is the plan's: a look at another one is refused */
+	if (!ret && per && np != pl.periods)
+		ret = usage(c, "ab report", "the plan is %u periods: the report analyses those, no other horizon",
+			    pl.periods);
+	if (!ret)
+		ret = report(c, &pl, sm, n, json);
 	free(sm);
 	return ret;
+}
+
+/* Seconds, 0 to a day, as milliseconds */
+static int parse_secs(const char *v, uint64_t *ms)
+{
+	char *end;
+	double d;
+
+	errno = 0;
+	d = strtod(v, &end);
+	if (errno || *end || !*v || !(d >= 0 && d <= 86400))
+		return -EINVAL;
+	*ms = (uint64_t)(d * 1000 + 0.5);
+	return 0;
+}
+
+static void sleep_ms(uint64_t ms)
+{
+	struct timespec ts = { (time_t)(ms / 1000), (long)(ms % 1000) * 1000000 };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/* The tool's own loop: per period a washout, a sample, the period, a sample */
+static int run_plan(struct ctx *c, const struct plan *pl)
+{
+	struct sample sm;
+
+	for (unsigned int i = 0; i < pl->periods; i++) {
+		sleep_ms(pl->washout_ms);
+		if (take(c, &sm))
+			return RC_ERR;
+		print_sample(c, &sm);
+		fflush(c->out);
+		sleep_ms(pl->period_ms);
+		if (period(c, i + 1 < pl->periods))
+			return RC_ERR;
+		fflush(c->out);
+	}
+	return RC_OK;
+}
+
+/*
+ * ab start: a random key and salt for this experiment on this host, and
+ * the plan line; with --run, the periods themselves.
+ */
+static int cmd_start(struct ctx *c, int argc, char **argv)
+{
+	const char *per = NULL, *len = NULL, *wash = NULL;
+	struct plan pl = { .periods = 6, .period_ms = 3600000, .washout_ms = 600000 };
+	struct rap_state s;
+	uint64_t v, key, salt;
+	bool run = false;
+	char buf[24];
+	int ret = 0;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--run"))
+			run = true;
+		else if (!(ret = opt_val(argc, argv, &i, "--periods", &per)) &&
+			 !(ret = opt_val(argc, argv, &i, "--period", &len)) &&
+			 !(ret = opt_val(argc, argv, &i, "--washout", &wash)))
+			ret = -1;
+		if (ret < 0)
+			return usage(c, "ab start", "bad argument '%s'", esc(argv[i]));
+		ret = 0;
+	}
+	if (per && (parse_u64(per, &v) || v < 1 || v > ABT_MAX_PERIODS))
+		return usage(c, "ab start", "--periods takes 1 to %d", ABT_MAX_PERIODS);
+	if (per)
+		pl.periods = (unsigned int)v;
+	if ((len && parse_secs(len, &pl.period_ms)) || (wash && parse_secs(wash, &pl.washout_ms)))
+		return usage(c, "ab start", "--period and --washout take 0 to 86400 seconds");
+	ret = need_state(c, &s);
+	if (ret)
+		return ret;
+	if (s.ab.mode == AB_OFF || (s.ab.mode == AB_CGROUP && *s.ab.cgroup))
+		return errmsg(c, "ab start needs 'ab assign sample PERMILLE' or 'ab assign cgroup-sample PERMILLE'");
+	if (!s.ab.has_key)
+		return errmsg(c, "this module has no %s/ab/key: per-experiment keys need a newer rapolicy", RAP_DIR);
+	pl.pairs = pl.periods % 2 == 0 && pairs_of(s.ab.permille);
+	if (random_u64(c, &key) || random_u64(c, &salt))
+		return RC_ERR;
+	key >>= 11;	/* exact in any JSON reader, as the salt */
+	salt >>= 11;
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)key);
+	ret = rap_write("ab/key", buf);
+	if (ret)
+		return io_error(c, ret, "writing " RAP_DIR "/ab/key");
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)salt);
+	ret = rap_write("ab/salt", buf);
+	if (ret)
+		return io_error(c, ret, "writing " RAP_DIR "/ab/salt");
+	pl.key = key;
+	pl.mode = s.ab.mode;
+	pl.permille = s.ab.permille;
+	pl.t_ms = now_ms();
+	json_out(c->out, json_plan(&pl), true);
+	fflush(c->out);
+	return run ? run_plan(c, &pl) : RC_OK;
 }
 
 int cmd_ab(struct ctx *c, int argc, char **argv)
@@ -432,6 +605,12 @@ int cmd_ab(struct ctx *c, int argc, char **argv)
 	if (argc < 2 || is_help(argv[1]))
 		return argc < 2 ? usage(c, "ab", "needs a subcommand")
 				: (fputs(usage_ab, c->out), RC_OK);
+	/* every subcommand's --help: the usage of them all */
+	for (int i = 2; i < argc; i++)
+		if (is_help(argv[i]))
+			return fputs(usage_ab, c->out), RC_OK;
+	if (!strcmp(argv[1], "start"))
+		return cmd_start(c, argc - 1, argv + 1);
 	if (!strcmp(argv[1], "set"))
 		return set_arm(c, "ab set", ARM_B, argc - 1, argv + 1);
 	if (!strcmp(argv[1], "assign"))

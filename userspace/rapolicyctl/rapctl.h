@@ -81,6 +81,8 @@ struct ab_conf {
 	char cgroup[512];
 	unsigned int permille;
 	uint64_t salt;
+	uint64_t key;		/* of the bucket hash, ab/key */
+	bool has_key;		/* the module has ab/key */
 };
 
 /* stats/buckets: per A/B bucket its arm ('a', 'b', '-') and two counts */

@@ -253,7 +253,14 @@ static int load_ab(struct rap_state *s, char *bad, size_t badlen)
 		return ret ? ret : -EPROTO;
 	ab->permille = (unsigned int)v;
 	snprintf(bad, badlen, "ab/salt");
-	return read_u64("ab/salt", &ab->salt);
+	ret = read_u64("ab/salt", &ab->salt);
+	if (ret)
+		return ret;
+	/* ab/key: absent in a module before keyed buckets */
+	snprintf(bad, badlen, "ab/key");
+	ret = read_u64("ab/key", &ab->key);
+	ab->has_key = !ret;
+	return ret == -ENOENT ? 0 : ret;
 }
 
 /* stats/buckets: "INDEX ARM SYNC_MISS PAGES_READ", one line per bucket */

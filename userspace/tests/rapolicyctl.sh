@@ -278,19 +278,22 @@ tap $? "stats --counters without --interval: exit 2"
 # ab report over periods: the fake module's buckets, written per period.
 # Bucket b in period p: 50 (b % 9 + 1) (1 + p % 3) major faults, times a
 # fixed wobble of -20%..+20%, times THETA/100 in arm B; 8 pages per fault.
-# ARMS_SHIFT moves the pattern of arm B's buckets from period to period.
+# Arm B's buckets follow a pattern in odd periods; an even period swaps
+# the previous one's arms (complementary pairs, as 'ab period' draws them
+# at 500 permille).
 buckets() { # PERIOD THETA ZERO
-	local b y arm
+	local b y arm q=$(($1 - 1 + $1 % 2))
 	for b in $(seq 0 63); do
-		arm=a; [ $((((b * 7 + $1 * 13) / 5 + b * $1) % 2)) = 1 ] && arm=b
+		arm=a; [ $((((b * 7 + q * 13) / 5 + b * q + $1 + q) % 2)) = 1 ] && arm=b
 		y=$((50 * (b % 9 + 1) * (1 + $1 % 3) * (80 + (b * 37 + $1 * 11) % 41) / 100))
 		[ $arm = b ] && y=$((y * $2 / 100))
 		[ "$3" = 0 ] && y=0
 		echo "$b $arm $y $((y * 8))"
 	done >$M/stats/buckets
 }
-periods() { # N THETA: N periods, a sample at each end, a new salt between
+periods() { # N THETA: the plan line, N periods, a sample at each end, a new salt between
 	local p
+	"$bin/rapolicyctl" --root "$R" ab start --washout 0
 	for p in $(seq 1 "$1"); do
 		echo $((p * 1000)) >$M/ab/salt
 		buckets $p "$2" 0
@@ -301,8 +304,9 @@ periods() { # N THETA: N periods, a sample at each end, a new salt between
 }
 rc ab assign sample 500 >/dev/null && rc stats reset
 periods 6 100 >$T/aa
-[ "$(wc -l <$T/aa)" = 12 ]
-tap $? "twelve samples for six periods"
+[ "$(wc -l <$T/aa)" = 13 ] && sed -n 1p $T/aa | grep -q '^{"plan":{"version":1,"periods":6,' &&
+	sed -n 1p $T/aa | grep -q '"pairs":true' && sed -n 1p $T/aa | grep -q '"washout_ms":0,'
+tap $? "a plan line (6 periods in pairs, no washout) and twelve samples for six periods"
 rc ab report --samples $T/aa >$T/out
 grep -q "^verdict: no difference detected at this power (major faults" $T/out &&
 	grep -q "^mode sample; 6 periods of 6 planned; 64 buckets with major faults$" $T/out
@@ -311,37 +315,50 @@ sed 's/^/# /' $T/out
 periods 6 50 >$T/ab
 rc ab report --samples $T/ab >$T/out
 grep -q "^verdict: B better (major faults -" $T/out &&
-	grep -q "^B against A, major faults:  *-4[0-9.]*% \[" $T/out
+	grep -q "^B against A, major faults:  *-[45][0-9.]*% \[" $T/out
 tap $? "B with half the major faults: B better, the effect about -50%"
 sed 's/^/# /' $T/out
 rc ab report --samples $T/ab --json >$T/out
 grep -q '"verdict": "B better"' $T/out && grep -q '"p": 0.001' $T/out
 tap $? "ab report --json"
 # A 7th period after the horizon of 6: its counts are in no printed total
-{ cat $T/ab; sed -n 11p $T/ab | sed 's/"salt":[0-9]*/"salt":7000/'
-  sed -n 12p $T/ab | sed 's/"salt":[0-9]*/"salt":7000/; s/"sync_miss":0/"sync_miss":99999/'; } >$T/seven
+{ cat $T/ab; sed -n 12p $T/ab | sed 's/"salt":[0-9]*/"salt":7000/'
+  sed -n 13p $T/ab | sed 's/"salt":[0-9]*/"salt":7000/; s/"sync_miss":0/"sync_miss":99999/'; } >$T/seven
 rc ab report --samples $T/ab | grep "^major faults" >$T/six.tot &&
 	rc ab report --samples $T/seven | grep "^major faults" >$T/seven.tot &&
 	cmp -s $T/six.tot $T/seven.tot && grep -q "99999" $T/seven
 tap $? "the printed totals are those of the periods analysed, not of a 7th"
-head -n 10 $T/ab >$T/five
+head -n 11 $T/ab >$T/five
 rc ab report --samples $T/five | grep -q "^verdict: not enough data (5 of the 6 planned periods)"
 tap $? "5 of 6 planned periods: not enough data"
-rc ab report --samples $T/five --periods 5 | grep -q "^verdict: B better"
-tap $? "--periods 5: a horizon of 5"
-rc ab report --samples $T/ab --periods 7 | grep -q "^verdict: not enough data"
-tap $? "--periods 7 over 6: not enough data"
-sed '6s/"settings_changed":0/"settings_changed":1/' $T/ab >$T/chg
+rc ab report --samples $T/five --periods 5 >$T/out 2>$T/err; [ $? = 2 ] && [ ! -s $T/out ] &&
+	grep -q "the plan is 6 periods: the report analyses those, no other horizon" $T/err
+tap $? "--periods 5 against a plan of 6: refused, exit 2"
+rc ab report --samples $T/ab --periods 6 | grep -q "^verdict: B better"
+tap $? "--periods 6, the plan's: the same verdict"
+sed 1d $T/ab >$T/old
+rc ab report --samples $T/old >$T/out 2>$T/err; [ $? = 1 ] && [ ! -s $T/out ] &&
+	[ "$(wc -l <$T/err)" = 1 ] && grep -q "no plan line: samples from before 'rapolicyctl ab start'" $T/err
+tap $? "samples of the old flow, no plan line: one line of error, no verdict"
+sed '1s/"washout_ms":0/"washout_ms":3600000/' $T/ab >$T/early
+rc ab report --samples $T/early | grep -q "^verdict: invalid: settings changed (period 1 opened within its washout of 3600 s"
+tap $? "a period opened within the planned washout: invalid"
+sed '1s/"pairs":true/"pairs":false/' $T/ab | rc ab report --samples - | grep -q "^verdict: B better"
+tap $? "the same periods without pairs in the plan: redrawn freely, B better"
+sed '5s/"key":[0-9]*/"key":12345/' $T/ab | rc ab report --samples - |
+	grep -q "^verdict: invalid: settings changed (a setting changed in period 2"
+tap $? "a sample under another key (another experiment): invalid"
+sed '7s/"settings_changed":0/"settings_changed":1/' $T/ab >$T/chg
 rc ab report --samples $T/chg | grep -q "^verdict: invalid: settings changed (a setting changed in period 3 or at its start)"
 tap $? "a setting change within a period: invalid: settings changed"
-sed '3s/"settings_changed":0/"settings_changed":1/; 4,$s/"settings_changed":0/"settings_changed":1/' \
+sed '4s/"settings_changed":0/"settings_changed":1/; 5,$s/"settings_changed":0/"settings_changed":1/' \
 	$T/ab >$T/chg
 rc ab report --samples $T/chg | grep -q "^verdict: B better"
 tap $? "a setting change between periods (the new salt) is not one within"
-sed '5,$s/"settings_changed":0/"settings_changed":2/' $T/ab >$T/chg
+sed '6,$s/"settings_changed":0/"settings_changed":2/' $T/ab >$T/chg
 rc ab report --samples $T/chg | grep -q "^verdict: invalid: settings changed (a setting changed in period 3 or at its start)"
 tap $? "a policy changed with the salt between periods: invalid"
-sed '5,$s/"sample_permille":500/"sample_permille":400/' $T/ab >$T/chg
+sed '6,$s/"sample_permille":500/"sample_permille":400/' $T/ab >$T/chg
 rc ab report --samples $T/chg | grep -q "^verdict: invalid: settings changed (a setting changed in period 3 or at its start)"
 tap $? "the permille changed between periods: invalid"
 sed 's/"mode":"sample"/"mode":"off"/' $T/ab >$T/off
@@ -354,33 +371,57 @@ tap $? "cgroup mode with one cgroup: observational, no p-value"
 sed 's/"mode":"sample"/"mode":"cgroup"/' $T/ab >$T/cgs
 rc ab report --samples $T/cgs | grep -q "^verdict: B better"
 tap $? "cgroup mode with cgroups drawn into the buckets: a test"
-rc ab assign cgroups 300 --salt 5 >/dev/null && grep -qx "off \[cgroup\] sample" $M/ab/mode &&
+rc ab assign cgroup-sample 300 --salt 5 >/dev/null 2>$T/err && grep -qx "off \[cgroup\] sample" $M/ab/mode &&
 	[ -z "$(cat $M/ab/cgroup)" ] && grep -qx 300 $M/ab/sample_permille && grep -qx 5 $M/ab/salt &&
-	rc ab status | grep -qx "mode:    cgroups 300 permille, salt 5"
-tap $? "ab assign cgroups 300: cgroup mode without a cgroup, permille and salt"
+	rc ab status | grep -qx "mode:    cgroups 300 permille, salt 5" && [ ! -s $T/err ]
+tap $? "ab assign cgroup-sample 300: cgroup mode without a cgroup, permille and salt"
+rc ab assign off >/dev/null && rc ab assign cgroups 300 --salt 5 >/dev/null 2>$T/err &&
+	grep -qx "off \[cgroup\] sample" $M/ab/mode && grep -q "'ab assign cgroups' is now 'ab assign cgroup-sample'" $T/err
+tap $? "ab assign cgroups, the old spelling: the same, with a notice"
 rc ab assign sample 500 >/dev/null
-rc ab report >$T/out
-grep -q "^verdict: not enough data (1 of the 6 planned periods)" $T/out
-tap $? "a single snapshot: not enough data"
+rc ab report >$T/out 2>$T/err; [ $? = 2 ] && grep -q "needs --samples FILE" $T/err
+tap $? "ab report without --samples: exit 2"
 # A module reload between the samples of a period: counters restart
-sed -n 3p $T/ab | sed 's/"sync_miss":0/"sync_miss":900/' >$T/reset
-sed -n 4p $T/ab | sed 's/"sync_miss":0/"sync_miss":100/' >>$T/reset
-rc ab report --samples $T/reset --periods 1 >$T/out
+{ sed -n 1p $T/ab | sed 's/"periods":6/"periods":1/'
+  sed -n 4p $T/ab | sed 's/"sync_miss":0/"sync_miss":900/'
+  sed -n 5p $T/ab | sed 's/"sync_miss":0/"sync_miss":100/'; } >$T/reset
+rc ab report --samples $T/reset >$T/out
 grep -q "^major faults (sync_miss)  *100  *0$" $T/out
 tap $? "a counter that went down restarted from 0 (no wrap to 2^64)"
 sed 's/^/# /' $T/out
-rc ab sample | rc ab report --samples - >/dev/null
+{ sed -n 1p $T/aa; rc ab sample; } | rc ab report --samples - >/dev/null
 tap $? "ab sample is what ab report --samples reads"
+# ab start: a fresh key and salt per experiment, the plan line
+echo 0 >$M/ab/key && echo 0 >$M/ab/salt
+rc ab start --periods 4 --period 60 --washout 5 >$T/out && key1=$(cat $M/ab/key) &&
+	[ "$key1" != 0 ] && [ "$(cat $M/ab/salt)" != 0 ] &&
+	grep -q "\"period_ms\":60000,\"washout_ms\":5000,.*\"key\":$key1," $T/out &&
+	rc ab start >/dev/null && [ "$(cat $M/ab/key)" != "$key1" ]
+tap $? "ab start: a random key and salt, the plan with them; another start, another key"
+rc ab start --run --periods 2 --period 0 --washout 0 >$T/run && [ "$(wc -l <$T/run)" = 5 ] &&
+	rc ab report --samples $T/run | grep -q "^mode sample; 2 periods of 2 planned;"
+tap $? "ab start --run: the plan, then per period an opening and a closing sample"
+rc ab assign off >/dev/null
+rc ab start >$T/out 2>$T/err; [ $? = 1 ] && [ ! -s $T/out ] && grep -q "ab start needs" $T/err
+tap $? "ab start with the mode off: an error, nothing printed"
+rc ab assign sample 500 --salt 7 >/dev/null
 rc ab period >$T/out
-[ "$(wc -l <$T/out)" = 2 ] && [ "$(sed -n 1p $T/out | grep -o '"salt":[^,]*')" != \
-	"$(sed -n 2p $T/out | grep -o '"salt":[^,]*')" ] &&
-	sed -n 2p $T/out | grep -q "\"salt\":$(cat $M/ab/salt)[,}]"
-tap $? "ab period: a sample, a new salt written, a sample"
-for bad in nan inf -inf -1 0 1e400 1x ""; do
-	rc ab report --every $bad --blocks 2 >/dev/null 2>&1
-	[ $? = 2 ] || echo "# --every $bad accepted"
+[ "$(wc -l <$T/out)" = 1 ] && grep -q '"salt":7,' $T/out && grep -qx 9223372036854775815 $M/ab/salt
+tap $? "ab period at 500 permille: a closing sample, then the salt with its arms swapped"
+rc ab period >$T/out && s2=$(cat $M/ab/salt) && [ "$s2" != 9223372036854775815 ] && [ "$s2" -lt 9007199254740992 ]
+tap $? "ab period after a swapped salt: a fresh random salt"
+for sub in set assign start status sample period report; do
+	rc ab $sub --help >$T/out 2>&1 && grep -q "^Usage: rapolicyctl ab set" $T/out || echo "$sub" >>$T/badhelp
+done
+[ ! -s $T/badhelp ]
+tap $? "every ab subcommand's --help prints the usage and exits 0 ($(cat $T/badhelp 2>/dev/null))"
+for bad in nan inf -inf -1 86401 1e400 1x ""; do
+	rc ab start --period "$bad" >/dev/null 2>&1
+	[ $? = 2 ] || echo "# --period $bad accepted"
+	rc ab start --washout "$bad" >/dev/null 2>&1
+	[ $? = 2 ] || echo "# --washout $bad accepted"
 done | grep -q . && r=1 || r=0
-tap $r "ab report --every takes finite positive seconds only"
+tap $r "ab start --period and --washout take 0 to 86400 seconds only"
 rc ab assign sample 10 --salt 18446744073709551615 >/dev/null && rc save >$T/saved &&
 	grep -q '"salt": "18446744073709551615"' $T/saved
 tap $? "a salt of 2^64-1 is saved unsigned"
