@@ -11,6 +11,7 @@
 #include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/pagemap.h>
 #include <linux/readahead_policy.h>
 #include <linux/xarray.h>
@@ -134,6 +135,7 @@ static bool rap_mmap_ra(const struct ra_policy_fault *fault,
 		return false;
 	rap_settings_read(f.arm, &s);
 	replaced = rap_decide_window(&s, &f, &view, win, &did);
+	win->arm = f.arm;
 	rap_count_window(f.arm, fault->point, did);
 	return replaced;
 }
@@ -178,6 +180,50 @@ static const struct readahead_policy_ops rap_ops = {
 	.mmap_ra_done = rap_mmap_ra_done,
 };
 
+/* Serialises turning the kernel's hooks on and off; rap_registered is its */
+static DEFINE_MUTEX(rap_hooks_mutex);
+static bool rap_registered;
+
+/*
+ * The hooks that the policies set in either arm use: the window points for
+ * a policy that decides windows, the mmap hit for one that decides hits.
+ * The miss and the report of what a fault read, which feed the counters,
+ * are on while the module is loaded: they run only on faults that read.
+ * With every policy off, a fault served from the page cache never enters
+ * the module.
+ */
+static unsigned long rap_hooks_needed(void)
+{
+	unsigned long hooks = BIT(RA_POLICY_HOOK_MISS) |
+			      BIT(RA_POLICY_HOOK_DONE);
+	struct rap_settings s;
+	unsigned int arm, id;
+
+	for (arm = 0; arm < RAP_NR_ARMS; arm++) {
+		rap_settings_read(arm, &s);
+		for (id = 0; id < RAP_NR_POLICIES; id++) {
+			const struct rap_policy_ops *ops = rap_policy_table[id];
+
+			if (!rap_setting(&s, id) || !ops)
+				continue;
+			if (ops->decide)
+				hooks |= RA_POLICY_HOOKS_RA;
+			if (ops->hit)
+				hooks |= BIT(RA_POLICY_HOOK_HIT);
+		}
+	}
+	return hooks;
+}
+
+/* After a change of the settings: turn on the hooks they use, no others */
+void rap_hooks_update(void)
+{
+	mutex_lock(&rap_hooks_mutex);
+	if (rap_registered)
+		readahead_policy_set_hooks(&rap_ops, rap_hooks_needed());
+	mutex_unlock(&rap_hooks_mutex);
+}
+
 /* Every row of table.h has its ops: their names are bound weakly */
 static int rap_policy_table_check(void)
 {
@@ -215,6 +261,10 @@ static int __init rapolicy_init(void)
 		pr_err("cannot register: another readahead policy is loaded\n");
 		goto remove_sysfs;
 	}
+	mutex_lock(&rap_hooks_mutex);
+	rap_registered = true;
+	mutex_unlock(&rap_hooks_mutex);
+	rap_hooks_update();
 	return 0;
 
 remove_sysfs:
@@ -229,7 +279,10 @@ free_tracker:
 
 static void __exit rapolicy_exit(void)
 {
-	/* Returns once no hook runs our code any more */
+	mutex_lock(&rap_hooks_mutex);
+	rap_registered = false;
+	mutex_unlock(&rap_hooks_mutex);
+	/* Turns every hook off; returns once none runs our code any more */
 	readahead_policy_unregister(&rap_ops);
 	rap_sysfs_exit();
 	rap_tracker_exit();

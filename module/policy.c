@@ -414,6 +414,12 @@ const struct rap_policy_ops *const rap_policy_table[RAP_NR_POLICIES] = {
 #include "table.h"
 };
 
+/* Every policy's name, for the decisions it takes (ra_policy_window.by) */
+static const char *const rap_policy_name[RAP_NR_POLICIES] = {
+#define RAP_POLICY(name, orders, help, ...) [RAP_POL_##name] = #name,
+#include "table.h"
+};
+
 static const size_t rap_setting_offset[RAP_NR_POLICIES] = {
 #define RAP_POLICY(name, orders, help, ...)				\
 	[RAP_POL_##name] = offsetof(struct rap_settings, name),
@@ -435,7 +441,9 @@ int rap_setting(const struct rap_settings *s, enum rap_policy_id id)
  * @decisions: out: RAP_DID_* bits
  *
  * Runs the decide() of every policy whose setting is not stock, stage by
- * stage (enum rap_stage), in table order within a stage.
+ * stage (enum rap_stage), in table order within a stage. @win->by names
+ * the first policy that replaced the window, else the first that did
+ * anything (set a bound); NULL if none did.
  *
  * Return: true if @win replaces the default window (a bound alone does
  * not: the kernel honours @win->max_index either way).
@@ -445,6 +453,7 @@ bool rap_decide_window(const struct rap_settings *s, const struct rap_fault *f,
 		       struct ra_policy_window *win, unsigned int *decisions)
 {
 	unsigned int did = 0, stage, id;
+	int acted = -1, replaced = -1;
 
 	for (stage = 0; stage < RAP_NR_STAGES; stage++) {
 		if ((did & RAP_DID_OWNED) && stage != RAP_STAGE_CUT)
@@ -458,11 +467,18 @@ bool rap_decide_window(const struct rap_settings *s, const struct rap_fault *f,
 			    ops->stage != stage)
 				continue;
 			bits = ops->decide(value, f, view, win, did);
+			if (bits && acted < 0)
+				acted = id;
+			if ((bits & RAP_DID_REPLACED) && replaced < 0)
+				replaced = id;
 			if (bits & RAP_DID_CUT)
 				did &= ~RAP_DID_SHAPE;
 			did |= bits;
 		}
 	}
+	if (replaced < 0)
+		replaced = acted;
+	win->by = replaced < 0 ? NULL : rap_policy_name[replaced];
 	*decisions = did & ~RAP_DID_FLOW;
 	return did & RAP_DID_REPLACED;
 }

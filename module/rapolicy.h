@@ -58,6 +58,7 @@ void rap_stats_exit(void);
 u64 rap_stats_elapsed_ms(void);
 void rap_settings_changed(void);
 u64 rap_settings_changes(void);
+void rap_hooks_update(void);
 
 void rap_settings_read(enum rap_arm arm, struct rap_settings *s);
 int rap_sysfs_init(void);

@@ -44,6 +44,7 @@ static atomic64_t rap_changes = ATOMIC64_INIT(0);
 void rap_settings_changed(void)
 {
 	atomic64_inc(&rap_changes);
+	rap_hooks_update();
 }
 
 u64 rap_settings_changes(void)

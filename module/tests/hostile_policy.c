@@ -111,13 +111,19 @@ static const struct readahead_policy_ops rap_hostile_ops = {
 
 static int __init rap_hostile_init(void)
 {
+	int err;
+
 	rap_hostile_mode = match_string(rap_hostile_modes,
 					ARRAY_SIZE(rap_hostile_modes), mode);
 	if (rap_hostile_mode < 0) {
 		pr_err("unknown mode '%s'\n", mode);
 		return -EINVAL;
 	}
-	return readahead_policy_register(&rap_hostile_ops);
+	err = readahead_policy_register(&rap_hostile_ops);
+	if (!err)
+		readahead_policy_set_hooks(&rap_hostile_ops,
+					   RA_POLICY_HOOKS_RA);
+	return err;
 }
 
 static void __exit rap_hostile_exit(void)

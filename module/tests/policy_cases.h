@@ -940,12 +940,14 @@ static void rap_case_window_cut(struct rap_test *t)
 
 /*
  * The kernel's bound on a replaced window, for 4KiB, 16KiB and 64KiB
- * pages and every largest folio order a mapping can have: never more than
- * ra_pages or two PMD-sized folios, and where the page cache holds no
- * PMD-sized folio (64KiB pages: a 512MB PMD, 128MB folios at most) never
- * more than ra_pages or two 2MB folios, which is what 7.x reads on a
- * VM_HUGEPAGE miss there and more than 6.12 reads; no folio larger than
- * the window.
+ * pages, read_ahead_kb 128 and 16384, and every largest folio order a
+ * mapping can have: never more than ra_pages or two PMD-sized folios, and
+ * where the page cache holds no PMD-sized folio (64KiB pages: a 512MB PMD,
+ * 128MB folios at most) never more than ra_pages or two 2MB folios, which
+ * is what 7.x reads on a VM_HUGEPAGE miss there and more than 6.12 reads;
+ * no folio larger than the window, and none larger than stock reads on
+ * one fault: the VM_HUGEPAGE miss's folio, or the largest folio of a
+ * window of ra_pages.
  */
 static void rap_case_window_bound_page_sizes(struct rap_test *t)
 {
@@ -956,36 +958,47 @@ static void rap_case_window_bound_page_sizes(struct rap_test *t)
 		{ 14, 11, 11 },	/* 16KiB pages: arm64 */
 		{ 16, 13, 11 },	/* 64KiB pages: arm64, a 512MB PMD */
 	};
-	unsigned int i, mfo, thp;
+	static const unsigned long ra_kb[] = { 128, 16384 };
+	unsigned int i, k, mfo, thp;
 
 	for (i = 0; i < ARRAY_SIZE(geo); i++) {
 		unsigned int shift = geo[i].shift;
-		/* read_ahead_kb 128; two PMD folios, or two 2MB folios */
-		unsigned long ra_pages = (128UL << 10) >> shift;
+		/* two PMD folios, or two 2MB folios */
 		unsigned long two = 2UL << geo[i].pmd_order;
-		unsigned long most;
 
 		if (geo[i].pmd_order > geo[i].max_cache_order)
 			two = (4UL << 20) >> shift;
-		most = ra_pages > two ? ra_pages : two;
 
-		for (mfo = 0; mfo <= geo[i].max_cache_order; mfo++) {
-			unsigned long max_pages;
-			unsigned int max_order;
+		for (k = 0; k < ARRAY_SIZE(ra_kb); k++) {
+			unsigned long ra_pages = (ra_kb[k] << 10) >> shift;
+			unsigned long most = ra_pages > two ? ra_pages : two;
 
-			thp = rap_thp_order_geometry(shift, geo[i].pmd_order,
-						     geo[i].max_cache_order,
-						     mfo);
-			max_pages = ra_policy_max_pages(ra_pages, thp);
-			max_order = ra_policy_max_order(max_pages, mfo);
-			RAP_EXPECT_LE(t, max_pages, most);
-			RAP_EXPECT_LE(t, 1UL << max_order, max_pages);
-			RAP_EXPECT_LE(t, max_order, mfo);
+			for (mfo = 0; mfo <= geo[i].max_cache_order; mfo++) {
+				unsigned int max_order, stock;
+				unsigned long max_pages;
+
+				thp = rap_thp_order_geometry(shift,
+							     geo[i].pmd_order,
+							     geo[i].max_cache_order,
+							     mfo);
+				max_pages = ra_policy_max_pages(ra_pages, thp);
+				max_order = ra_policy_max_order(ra_pages, thp,
+								mfo);
+				stock = ilog2(ra_pages) < mfo ?
+					ilog2(ra_pages) : mfo;
+				if (thp > stock)
+					stock = thp;
+				RAP_EXPECT_LE(t, max_pages, most);
+				RAP_EXPECT_LE(t, 1UL << max_order, max_pages);
+				RAP_EXPECT_LE(t, max_order, mfo);
+				RAP_EXPECT_LE(t, max_order, stock);
+			}
 		}
 	}
-	/* 4KiB pages and PMD-sized folios: two of them, 4MB */
+	/* 4KiB pages and PMD-sized folios: two of them, 4MB, of 2MB each */
 	thp = rap_thp_order_geometry(12, 9, 9, 9);
 	RAP_EXPECT_EQ(t, ra_policy_max_pages(32, thp), 1024);
+	RAP_EXPECT_EQ(t, ra_policy_max_order(32, thp, 9), 9);
 }
 
 struct rap_case {

@@ -34,7 +34,7 @@ case $(uname -r) in
 	skip_random="its bounds take order-0 reads; 6.12's page_cache_ra_order() reads order-2 folios for them, 4 pages a random touch"
 	;;
 esac
-for s in kunit neutrality policies streams tracker patterns random tools ab ab_tool hostile hostile_window trace bpf; do
+for s in kunit neutrality policies streams tracker patterns random tools ab ab_tool hostile hostile_window trace hooks bpf; do
 	eval "why=\${skip_$s:-}"
 	if [ -n "$why" ]; then
 		tap_skip "$s.sh on $(uname -r)" "$why"

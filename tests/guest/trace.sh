@@ -1,8 +1,10 @@
 #!/bin/sh
-# A window a readahead policy replaces is visible to tracing (TAP): the
+# A readahead policy's decisions are visible to tracing (TAP): the
 # series' readahead_policy:readahead_policy_window event fires once for
 # every window a policy returned, after the kernel's check, with the
-# window as it is read ("applied") or as asked for ("refused").
+# window as it is read ("applied") or as asked for ("refused"), and once
+# for every bound a policy set without replacing the window ("bound");
+# each names what decided ("by=", the module's policy) and its A/B arm.
 . "$(dirname "$0")/lib.sh"
 
 RA_KB=512
@@ -87,6 +89,19 @@ applied=$(nr_events applied)
 	[ $(($(nr_events point=sync_seq) + $(nr_events point=async))) -eq "$applied" ]
 tap $? "descending_seq: one applied event per replaced window ($applied events, descending_seq $replaced)"
 check "descending_seq: every applied window inside the file and the bound" inside
+check "descending_seq: every event names the policy and its arm (by=descending_seq arm=0)" \
+	test "$(grep -cv ' by=descending_seq arm=0 ' "$EVENTS")" = 0
+
+# vma_limit=always alone bounds every window at the VMA end and replaces
+# none: each decision is one event, a bound, by vma_limit
+fresh_module && all_policies_off && set_policy vma_limit always &&
+	traced_walk normal forward
+bound=$(nr_events bound)
+limited=$(counter vma_limit)
+[ "$limited" -gt 0 ] && [ "$bound" -eq "$limited" ] &&
+	[ "$(nr_events applied)" -eq 0 ] && [ "$(nr_events refused)" -eq 0 ] &&
+	[ "$(grep -cv ' by=vma_limit arm=0 ' "$EVENTS")" = 0 ]
+tap $? "vma_limit always: one bound event per bounded window ($bound events, vma_limit $limited)"
 sed -n '1,3s/^.*readahead_policy_window: /# /p' "$EVENTS"
 
 # The shipped profile best on a read-around reverse walk: its windows are

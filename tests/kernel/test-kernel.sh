@@ -22,7 +22,7 @@ for opt in CONFIG_READAHEAD_POLICY CONFIG_ADVISE_SYSCALLS CONFIG_TRANSPARENT_HUG
 	grep -qx "$opt=y" "$tree/.config"
 	tap $? "$opt=y"
 done
-for sym in readahead_policy_register readahead_policy_unregister mm_kobj; do
+for sym in readahead_policy_register readahead_policy_unregister readahead_policy_set_hooks mm_kobj; do
 	grep -qP "\t$sym\t" "$tree/Module.symvers"
 	tap $? "$sym is exported"
 done

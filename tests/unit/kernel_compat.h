@@ -45,6 +45,8 @@ struct ra_policy_window {
 	unsigned int order;
 	bool order_once;
 	pgoff_t max_index;
+	const char *by;
+	unsigned int arm;
 };
 
 /*
@@ -182,14 +184,15 @@ static inline unsigned long ra_policy_max_pages(unsigned long ra_pages,
 	return ra_pages > 2UL << thp_order ? ra_pages : 2UL << thp_order;
 }
 
-static inline unsigned int ra_policy_max_order(unsigned long max_pages,
+static inline unsigned int ra_policy_max_order(unsigned long ra_pages,
+					       unsigned int thp_order,
 					       unsigned int max_folio_order)
 {
-	unsigned int log = 0;
+	unsigned int order = ra_pages ? ilog2(ra_pages) : 0;
 
-	while (max_pages >> (log + 1))
-		log++;
-	return max_folio_order < log ? max_folio_order : log;
+	if (order < thp_order)
+		order = thp_order;
+	return max_folio_order < order ? max_folio_order : order;
 }
 
 static inline unsigned int rap_thp_order_geometry(unsigned int page_shift,
