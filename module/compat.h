@@ -92,17 +92,4 @@ static inline bool rap_cgroup_is_dead(const struct cgroup *cgrp)
 	return !(cgrp->self.flags & CSS_ONLINE);
 }
 
-/*
- * mm_kobj is exported to this module alone. Kernels with
- * EXPORT_SYMBOL_FOR_MODULES() check the importing module's name; 6.12 has
- * only EXPORT_SYMBOL_GPL_FOR_MODULES(), whose "module:rapolicy" modpost
- * and the loader treat as an ordinary symbol namespace that the module
- * must import (which later kernels refuse).
- */
-#ifdef EXPORT_SYMBOL_FOR_MODULES
-#define RAP_IMPORT_MM_NAMESPACE static_assert(1)
-#else
-#define RAP_IMPORT_MM_NAMESPACE MODULE_INFO(import_ns, "module:" KBUILD_MODNAME)
-#endif
-
 #endif /* RAPOLICY_COMPAT_H */

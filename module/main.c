@@ -295,5 +295,4 @@ module_exit(rapolicy_exit);
 
 MODULE_DESCRIPTION("Live-tunable mmap readahead policies");
 MODULE_LICENSE("GPL");
-RAP_IMPORT_MM_NAMESPACE;
 MODULE_VERSION(RAPOLICY_VERSION);

@@ -61,6 +61,8 @@ run_suite kernel bash tests/kernel/test-kernel.sh
 # W=1 build matrix of the patched objects and the module (tests/kernel/matrix.sh)
 run_suite matrix bash tests/kernel/matrix.sh
 run_suite api bash tests/api/run.sh
+# the same contract on the 6.12 port, and its export of mm_kobj to rapolicy alone
+run_suite api-6.12 env KERNEL_SERIES=6.12 bash tests/api/run.sh
 run_suite dkms bash tests/dkms.sh
 run_suite deb bash tests/deb.sh
 # make demo's install step in a minimal Debian root (tests/deps/demo.list)

@@ -101,4 +101,38 @@ expect_fail write_file 'fault->file->f_ra.size = 0;' "read-only"
 expect_fail write_hit_vma '' "read-only" 'hit->vma->vm_pgoff = 0;'
 expect_fail write_hit_file '' "read-only" 'hit->file->f_ra.mmap_miss = 0;'
 expect_fail hit_vmf '' "has no member named .vmf." 'return hit->vmf->pgoff;' 
+
+# mm_kobj is exported to rapolicy alone (EXPORT_SYMBOL_FOR_MODULES() on
+# 7.x, EXPORT_SYMBOL_GPL_FOR_MODULES() and patches/6.12/0000 on 6.12): a
+# module of another name neither gets it by default nor by importing the
+# "module:rapolicy" namespace. NAME IMPORT MESSAGE
+expect_no_mm_kobj() {
+	local dir=$work/$1
+	mkdir -p "$dir"
+	cat >"$dir/$1.c" <<EOC
+// SPDX-License-Identifier: GPL-2.0
+#include <linux/kobject.h>
+#include <linux/module.h>
+
+static int __init try_init(void)
+{
+	return mm_kobj ? 0 : -ENODEV;
+}
+module_init(try_init);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("uses mm_kobj");
+$2
+EOC
+	echo "obj-m := $1.o" >"$dir/Kbuild"
+	if ! make -s -C "$kdir" M="$dir" modules >"$dir/log" 2>&1 &&
+		grep -q "$3" "$dir/log"; then
+		tap 0 "$1: does not build ($3)"
+	else
+		sed 's/^/# /' "$dir/log"
+		tap 1 "$1: does not build ($3)"
+	fi
+}
+expect_no_mm_kobj rapolicy_other "" "does not import it"
+expect_no_mm_kobj rapolicy_importer 'MODULE_INFO(import_ns, "module:rapolicy");' \
+	"explicitly importing namespace"
 echo "1..$n"
