@@ -416,7 +416,8 @@ const struct rap_policy_ops *const rap_policy_table[RAP_NR_POLICIES] = {
 
 /* Every policy's name, for the decisions it takes (ra_policy_window.by) */
 static const char *const rap_policy_name[RAP_NR_POLICIES] = {
-#define RAP_POLICY(name, orders, help, ...) [RAP_POL_##name] = #name,
+#define RAP_POLICY(name, orders, help, ...)				\
+	[RAP_POL_##name] = #name,
 #include "table.h"
 };
 
