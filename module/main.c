@@ -185,16 +185,16 @@ static DEFINE_MUTEX(rap_hooks_mutex);
 static bool rap_registered;
 
 /*
- * The hooks that the policies set in either arm use: the window points for
- * a policy that decides windows, the mmap hit for one that decides hits.
- * The miss and the report of what a fault read, which feed the counters,
- * are on while the module is loaded: they run only on faults that read.
- * With every policy off, a fault served from the page cache never enters
- * the module.
+ * The hooks the module needs: the window points, the miss and the report
+ * of what a fault read always, as they feed the counters (sync_miss,
+ * sync_thp .. async, pages_read) and run only on faults that read or start
+ * a read (a miss, a readahead marker); the hit hook, which runs on every
+ * fault served from the page cache, only while a policy that decides hits
+ * is set in either arm. With none, such a fault never enters the module.
  */
 static unsigned long rap_hooks_needed(void)
 {
-	unsigned long hooks = BIT(RA_POLICY_HOOK_MISS) |
+	unsigned long hooks = RA_POLICY_HOOKS_RA | BIT(RA_POLICY_HOOK_MISS) |
 			      BIT(RA_POLICY_HOOK_DONE);
 	struct rap_settings s;
 	unsigned int arm, id;
@@ -204,11 +204,7 @@ static unsigned long rap_hooks_needed(void)
 		for (id = 0; id < RAP_NR_POLICIES; id++) {
 			const struct rap_policy_ops *ops = rap_policy_table[id];
 
-			if (!rap_setting(&s, id) || !ops)
-				continue;
-			if (ops->decide)
-				hooks |= RA_POLICY_HOOKS_RA;
-			if (ops->hit)
+			if (rap_setting(&s, id) && ops && ops->hit)
 				hooks |= BIT(RA_POLICY_HOOK_HIT);
 		}
 	}
