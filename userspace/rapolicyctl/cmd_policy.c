@@ -6,8 +6,11 @@
 #include <errno.h>
 #include <jansson.h>
 #include <limits.h>
+#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "rapctl.h"
 #include "util.h"
@@ -242,12 +245,42 @@ int cmd_profile(struct ctx *c, int argc, char **argv)
 	return print_profile(c->out, &s.arm[arm], prefix, pr) ? RC_ERR : RC_OK;
 }
 
+/* "NAME ID" of the loaded BPF policy in name; 1 loaded, 0 none or unsupported */
+static int bpf_loaded(char *name, size_t size)
+{
+	char p[PATH_MAX];
+
+	if (rap_path(p, sizeof(p), RAP_DIR "/bpf_ops") || read_small_file(p, name, size) < 0)
+		return 0;
+	return strcmp(name, "none") && strcmp(name, "unsupported") && *name;
+}
+
+/*
+ * The BPF policy is saved by the path of its object file, which the
+ * module cannot know: save -o keeps the "bpf" of the file it replaces
+ * while a program is loaded
+ */
+static void keep_bpf(struct ctx *c, const char *file, json_t *state)
+{
+	json_t *old = json_load_file(file, 0, NULL);
+	const char *path = json_string_value(json_object_get(old, "bpf"));
+	char name[64];
+
+	if (path && bpf_loaded(name, sizeof(name)))
+		json_object_set_new(state, "bpf", json_string(path));
+	else if (path)
+		errmsg(c, "warning: no BPF policy loaded: %s no longer loads %s", esc(file),
+		       esc(path));
+	json_decref(old);
+}
+
 static const char usage_save[] =
 "Usage: rapolicyctl save [-o FILE]\n\n"
 "Print both arms' policies and settable numbers, and the A/B assignment, as\n"
 "JSON for 'apply'.  -o FILE replaces FILE atomically (a temporary file\n"
-"renamed over it): when the save fails, FILE is left as it was.  At boot,\n"
-"rapolicy.service applies /etc/rapolicy.conf: 'save -o /etc/rapolicy.conf'.\n";
+"renamed over it): when the save fails, FILE is left as it was; the BPF\n"
+"policy that FILE names (\"bpf\": PATH) is kept while one is loaded.  At\n"
+"boot, rapolicy.service applies /etc/rapolicy.conf: 'save -o' it.\n";
 
 int cmd_save(struct ctx *c, int argc, char **argv)
 {
@@ -274,6 +307,7 @@ int cmd_save(struct ctx *c, int argc, char **argv)
 		return RC_OK;
 	}
 	j = json_state(&s, true);
+	keep_bpf(c, file, j);
 	text = json_dumps(j, JSON_INDENT(2));
 	json_decref(j);
 	line = text ? malloc(strlen(text) + 2) : NULL;
@@ -353,7 +387,8 @@ static const char usage_apply[] =
 "FILE has none) and the A/B assignment (off where FILE has none).\n"
 "All of it is checked first; when a write fails, the earlier ones are\n"
 "undone.  A cgroup that does not exist is skipped with a warning (the A/B\n"
-"mode stays off), the rest applied.  An 'options rapolicy' line of\n"
+"mode stays off), the rest applied.  \"bpf\": PATH loads that BPF policy\n"
+"with rapolicy-bpf first, unless one is loaded.  An 'options rapolicy' line of\n"
 "modprobe.d that sets arm A otherwise is named in a warning: FILE wins.\n"
 "--check checks FILE against the table only, reading and writing no\n"
 "module: 'FILE: valid' and exit 0, or the errors and exit 2.\n";
@@ -422,6 +457,28 @@ static void modprobe_differs(struct ctx *c, const char *file, const struct arm_s
 	}
 }
 
+/*
+ * The BPF policy of a saved state: loaded with rapolicy-bpf unless one is
+ * already (the module shows its name, not its file: it is left alone)
+ */
+static int load_bpf(struct ctx *c, const char *path)
+{
+	char *args[] = { "rapolicy-bpf", "load", (char *)path, NULL }, name[64];
+	int status;
+	pid_t pid;
+
+	if (bpf_loaded(name, sizeof(name)))
+		return RC_OK;
+	fflush(c->out);
+	if (posix_spawnp(&pid, args[0], NULL, NULL, args, environ) ||
+	    waitpid(pid, &status, 0) != pid)
+		return errmsg(c, "rapolicy-bpf load %s: cannot run it", esc(path));
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		return errmsg(c, "rapolicy-bpf load %s failed: nothing was changed", esc(path));
+	fprintf(c->out, "bpf_ops: none -> %s\n", esc(path));
+	return RC_OK;
+}
+
 int cmd_apply(struct ctx *c, int argc, char **argv)
 {
 	json_t *j, *arms[NR_ARMS] = { NULL }, *ab = NULL, *ver = NULL;
@@ -429,6 +486,8 @@ int cmd_apply(struct ctx *c, int argc, char **argv)
 	struct arm_set to[NR_ARMS];
 	const char *file = NULL;
 	struct ab_conf abc;
+	char bpf_path[PATH_MAX] = "";
+	const char *bpf = NULL;
 	struct rap_state s;
 	bool check = false;
 	json_error_t e;
@@ -454,9 +513,14 @@ int cmd_apply(struct ctx *c, int argc, char **argv)
 	j = strcmp(file, "-") ? json_load_file(file, 0, &e) : json_loadf(stdin, 0, &e);
 	if (!j)
 		return usage(c, "apply", "%s:%d: %s", esc(file), e.line, esc_text(e.text));
-	ret = json_unpack_ex(j, &e, JSON_STRICT, "{s?o, s?o, s?o, s?o}", "a", &arms[ARM_A],
-			     "b", &arms[ARM_B], "ab", &ab, "version", &ver) ?
+	ret = json_unpack_ex(j, &e, JSON_STRICT, "{s?o, s?o, s?o, s?o, s?s}", "a", &arms[ARM_A],
+			     "b", &arms[ARM_B], "ab", &ab, "version", &ver, "bpf", &bpf) ?
 	      usage(c, "apply", "%s: %s", esc(file), esc_text(e.text)) : 0;
+	if (!ret && bpf && (bpf[0] != '/' || access(bpf, R_OK)))
+		ret = usage(c, "apply", "\"bpf\": '%s' is no readable file (an absolute path)",
+			    esc(bpf));
+	if (!ret && bpf)
+		snprintf(bpf_path, sizeof(bpf_path), "%s", bpf);
 	for (int arm = 0; arm < NR_ARMS && !ret; arm++)
 		ret = load_arm(c, &s, arms[arm], arm, &to[arm]);
 	if (!ret)
@@ -469,6 +533,9 @@ int cmd_apply(struct ctx *c, int argc, char **argv)
 	for (int arm = 0; arm < NR_ARMS && !ret && !check; arm++)
 		ret = arm_available(c, &s, arm, &to[arm]);
 	if (ret || check)
+		return ret;
+	ret = *bpf_path ? load_bpf(c, bpf_path) : 0;
+	if (ret)
 		return ret;
 	for (int arm = 0; arm < NR_ARMS; arm++)
 		n += plan_arm(w + n, arm, &s.arm[arm], &to[arm]);

@@ -84,5 +84,41 @@ r=$?
 tap $? "apply names each modprobe.d option it overrides, and only those ($r: $(tr '\n' ' ' <$T/err))"
 rc apply --check $T/ok.json 2>&1 >/dev/null | grep -q "sets pmd_hit=off"
 tap $? "so does apply --check"
+# The BPF policy, persisted by the path of its object: apply loads it with
+# rapolicy-bpf (here one that writes what the module would show)
+mkdir $T/bin
+printf '%s\n' '#!/bin/sh' "echo \"\$*\" >>$T/bpf.log" \
+	"[ \"\$1\" = load ] && [ -r \"\$2\" ] && [ ! -e $T/bpf.fail ] || exit 1" \
+	"echo 'seq 42' >$M/bpf_ops" >$T/bin/rapolicy-bpf
+chmod +x $T/bin/rapolicy-bpf
+echo none >$M/bpf_ops
+: >$T/seq.bpf.o
+rm -r "$R/etc/modprobe.d" "$R/lib/modprobe.d"
+echo "{\"a\": {\"bpf\": \"on\"}, \"bpf\": \"$T/seq.bpf.o\"}" >$T/etc/bpf.conf
+PATH=$T/bin:$PATH rc apply $T/etc/bpf.conf >$T/out 2>$T/err &&
+	grep -qx "seq 42" $M/bpf_ops && grep -q " \[on\]" $M/bpf && grep -qx "bpf_ops: none -> $T/seq.bpf.o" $T/out
+tap $? "apply of a file with \"bpf\": PATH loads it ($(cat $T/err))"
+PATH=$T/bin:$PATH rc apply $T/etc/bpf.conf >/dev/null && [ "$(wc -l <$T/bpf.log)" = 1 ]
+tap $? "and leaves a loaded one alone"
+rc save -o $T/etc/bpf.conf && grep -q "\"bpf\": \"$T/seq.bpf.o\"" $T/etc/bpf.conf &&
+	grep -q '"bpf": "on"' $T/etc/bpf.conf
+tap $? "save -o keeps the path while a program is loaded"
+echo none >$M/bpf_ops
+touch $T/bpf.fail
+rc set bpf=off >/dev/null
+before=$(tree)
+PATH=$T/bin:$PATH rc apply $T/etc/bpf.conf >/dev/null 2>$T/err
+[ $? = 1 ] && [ "$(tree)" = "$before" ] && grep -q "rapolicy-bpf load $T/seq.bpf.o failed: nothing was changed" $T/err
+tap $? "a program that does not load: exit 1, nothing written ($(cat $T/err))"
+rc save -o $T/etc/bpf.conf 2>$T/err && ! grep -q "seq.bpf.o" $T/etc/bpf.conf &&
+	grep -q "warning: no BPF policy loaded" $T/err
+tap $? "save -o without a loaded program drops the path and says so"
+echo '{"bpf": "seq.bpf.o"}' >$T/rel.json
+echo "{\"bpf\": \"$T/none.bpf.o\"}" >$T/none.json
+bare apply --check $T/rel.json 2>/dev/null; r1=$?
+bare apply --check $T/none.json 2>/dev/null; r2=$?
+[ $r1 = 2 ] && [ $r2 = 2 ]
+tap $? "apply --check: a relative or missing BPF object is bad input"
+
 echo "1..$n"
 exit $((fails > 0))
