@@ -1,6 +1,8 @@
 #!/bin/bash
 # DKMS (TAP): `dkms build` of this tree succeeds against the patched test
-# kernel and is refused for stock 7.3, which lacks CONFIG_READAHEAD_POLICY.
+# kernel and is refused for stock 7.3, which lacks CONFIG_READAHEAD_POLICY;
+# `dkms autoinstall`, what a new kernel's packages run, builds the module for
+# the patched kernel and skips the other with one line, successfully.
 # Uses a private DKMS tree, so the system's DKMS state is not touched.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -55,4 +57,28 @@ rc=$?
 echo "$out" | tail -n 3 | sed 's/^/# /'
 [ "$rc" != 0 ] && echo "$out" | grep -qi 'BUILD_EXCLUSIVE'
 tap $? "dkms refuses a kernel without CONFIG_READAHEAD_POLICY ($release)"
+
+# What /etc/kernel/postinst.d/dkms runs for a new kernel: dkms autoinstall.
+out=$(dkms autoinstall -k "$release" --kernelsourcedir "$stock" \
+	--sourcetree "$work/src" --dkmstree "$work/tree" 2>&1)
+rc=$?
+echo "$out" | tail -n 3 | sed 's/^/# /'
+[ "$rc" = 0 ] && [ "$(echo "$out" | grep -c "^rapolicy: not built for $release, whose kernel lacks CONFIG_READAHEAD_POLICY")" = 1 ] &&
+	[ ! -d "$work/tree/rapolicy/$version/$release" ]
+tap $? "dkms autoinstall for a kernel without CONFIG_READAHEAD_POLICY skips it, with one line, and succeeds"
+
+# A second patched kernel (the 6.12 test kernel when it is built, else the
+# 7.3 tree once more) gets the module from dkms autoinstall.
+second=$(KERNEL_SERIES=6.12 bash "$top/tests/kernel/build-kernel.sh" --print-dir)
+[ -f "$second/.rapolicy-built" ] || second=$tree
+# A release name no installed kernel has: the install step after the build
+# then fails for want of /lib/modules/RELEASE and the system stays as it
+# was (tests/deb.sh installs a kernel package and checks the install too).
+release=0.0.0-rapolicy-autoinstall
+out=$(dkms autoinstall -k "$release" --kernelsourcedir "$second" \
+	--sourcetree "$work/src" --dkmstree "$work/tree" 2>&1)
+echo "$out" | grep -i 'rapolicy\|error' | tail -n 3 | sed 's/^/# /'
+[ -n "$(find "$work/tree/rapolicy/$version/$release" -name 'rapolicy.ko*' 2>/dev/null | head -n 1)" ] &&
+	! echo "$out" | grep -q '^rapolicy: not built'
+tap $? "dkms autoinstall for a kernel with CONFIG_READAHEAD_POLICY ($(cat "$second/include/config/kernel.release")) builds rapolicy.ko"
 echo "1..$n"
