@@ -1,8 +1,8 @@
 #!/bin/bash
-# The Debian packages (TAP): `make deb` builds rapolicy-dkms and
-# rapolicy-tools, lintian-clean; the dkms package holds exactly the module's
-# build inputs and the tools package what `make -C userspace install`
-# installs. Then, system-wide (root): `apt-get install` of both succeeds on
+# The Debian packages (TAP): `make deb` builds rapolicy-dkms, rapolicy-tools
+# and rapolicy-monitoring, lintian-clean; the dkms package holds exactly the
+# module's build inputs, the tools package what `make -C userspace install`
+# installs and the monitoring one what `make -C monitoring install` does. Then, system-wide (root): `apt-get install` of both succeeds on
 # this host, whose kernel lacks CONFIG_READAHEAD_POLICY; DKMS refuses a
 # kernel without the option with the BUILD_EXCLUSIVE message and
 # `dkms autoinstall` for such a kernel still succeeds (it runs when any
@@ -11,8 +11,10 @@
 # leaves nothing behind. Whatever happens, the packages are purged and what
 # the test created is removed (trap). Then `make kernel-deb` for 6.12 and 7.3 with the test
 # config (the image package must carry CONFIG_READAHEAD_POLICY=y), the
-# Debian config as far as kconfig, and tests/readme-install.sh (the
-# README's Installing section, run as written).
+# Debian config as far as kconfig; rapolicy-dkms installed before the 7.3
+# test-config kernel's packages, whose DKMS hook must build and install the
+# module for that kernel; and tests/readme-install.sh (the README's
+# Installing section, run as written).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/tests/kernel/common.sh"
@@ -28,10 +30,11 @@ work=$(mktemp -d)
 apt_opts=(-y -q --no-install-recommends -o DPkg::Lock::Timeout=300)
 release=
 made_moddir=
+kernel_pkgs=
 
 cleanup() {
 	local p
-	for p in rapolicy-tools rapolicy-dkms; do
+	for p in rapolicy-monitoring rapolicy-tools rapolicy-dkms $kernel_pkgs; do
 		if dpkg-query -W -f '${Status}' "$p" 2>/dev/null | grep -qv not-installed; then
 			DEBIAN_FRONTEND=noninteractive apt-get purge "${apt_opts[@]}" "$p" >/dev/null 2>&1 ||
 				dpkg --purge --force-all "$p" >/dev/null 2>&1
@@ -66,8 +69,9 @@ echo "$out" | grep -v 'running with root privileges' | tail -n 5 | comment
 tap $rc "make deb builds the packages"
 dkms_deb=$(ls "$debdir"/rapolicy-dkms_"$version"_all.deb 2>/dev/null)
 tools_deb=$(ls "$debdir"/rapolicy-tools_"$version"_*.deb 2>/dev/null)
-[ -f "$dkms_deb" ] && [ -f "$tools_deb" ]
-tap $? "build/deb has rapolicy-dkms and rapolicy-tools $version"
+mon_deb=$(ls "$debdir"/rapolicy-monitoring_"$version"_all.deb 2>/dev/null)
+[ -f "$dkms_deb" ] && [ -f "$tools_deb" ] && [ -f "$mon_deb" ]
+tap $? "build/deb has rapolicy-dkms, rapolicy-tools and rapolicy-monitoring $version"
 
 errors=$(grep -c '^E: ' "$debdir/lintian.txt" 2>/dev/null)
 warnings=$(grep -c '^W: ' "$debdir/lintian.txt" 2>/dev/null)
@@ -109,13 +113,24 @@ diff "$work/want-tools" "$work/got-tools" | comment
 [ -s "$work/want-tools" ] && cmp -s "$work/want-tools" "$work/got-tools"
 tap $? "rapolicy-tools ships what make -C userspace install installs ($(wc -l <"$work/want-tools") files)"
 
+# The monitoring: whatever the monitoring install installs, with PREFIX=/usr
+make -s -C "$top/monitoring" install DESTDIR="$work/mon" PREFIX=/usr >/dev/null 2>&1
+(cd "$work/mon" && find . ! -type d | sort) >"$work/want-mon"
+dpkg-deb -c "$mon_deb" | awk '$1 !~ /^d/ { print $6 }' | sed -e 's|^\./lib/systemd/|./usr/lib/systemd/|' |
+	grep -v '^./usr/share/doc/rapolicy-monitoring/' | sort >"$work/got-mon"
+diff "$work/want-mon" "$work/got-mon" | comment
+[ -s "$work/want-mon" ] && cmp -s "$work/want-mon" "$work/got-mon" &&
+	grep -qx './usr/share/rapolicy/grafana/rapolicy.dashboard.json' "$work/got-mon" &&
+	grep -qx './usr/share/rapolicy/prometheus/rapolicy.rules.yml' "$work/got-mon"
+tap $? "rapolicy-monitoring ships the collector, its timer, the rules and the dashboard ($(wc -l <"$work/want-mon") files)"
+
 # --- on this host -------------------------------------------------------------
-out=$(DEBIAN_FRONTEND=noninteractive apt-get install "${apt_opts[@]}" "$dkms_deb" "$tools_deb" 2>&1)
+out=$(DEBIAN_FRONTEND=noninteractive apt-get install "${apt_opts[@]}" "$dkms_deb" "$tools_deb" "$mon_deb" 2>&1)
 rc=$?
 echo "$out" | grep -iE 'dkms|error|warn|rapolicy' | tail -n 8 | comment
-[ "$rc" = 0 ] && dpkg-query -W -f '${Status}\n' rapolicy-dkms rapolicy-tools | grep -c 'install ok installed' |
-	grep -qx 2
-tap $? "apt-get install ./rapolicy-dkms_*.deb ./rapolicy-tools_*.deb on $(uname -r) (no CONFIG_READAHEAD_POLICY)"
+[ "$rc" = 0 ] && dpkg-query -W -f '${Status}\n' rapolicy-dkms rapolicy-tools rapolicy-monitoring |
+	grep -c 'install ok installed' | grep -qx 3
+tap $? "apt-get install ./rapolicy-{dkms,tools,monitoring}_*.deb on $(uname -r) (no CONFIG_READAHEAD_POLICY)"
 
 dkms status rapolicy 2>/dev/null | comment
 [ -f "/usr/src/rapolicy-$version/dkms.conf" ] && dkms status rapolicy 2>/dev/null | grep -q "rapolicy/$version"
@@ -195,15 +210,16 @@ if [ -n "$ko" ]; then
 fi
 
 # --- removal ----------------------------------------------------------------------
-out=$(DEBIAN_FRONTEND=noninteractive apt-get purge "${apt_opts[@]}" rapolicy-dkms rapolicy-tools 2>&1)
+out=$(DEBIAN_FRONTEND=noninteractive apt-get purge "${apt_opts[@]}" rapolicy-dkms rapolicy-tools rapolicy-monitoring 2>&1)
 rc=$?
 echo "$out" | grep -iE 'dkms|error|warn' | tail -n 4 | comment
-[ "$rc" = 0 ] && ! dpkg-query -W -f '${Status}\n' rapolicy-dkms rapolicy-tools 2>/dev/null | grep -q installed
-tap $? "apt-get purge rapolicy-dkms rapolicy-tools"
+[ "$rc" = 0 ] && ! dpkg-query -W -f '${Status}\n' rapolicy-dkms rapolicy-tools rapolicy-monitoring 2>/dev/null |
+	grep -q installed
+tap $? "apt-get purge rapolicy-dkms rapolicy-tools rapolicy-monitoring"
 
 left=$( {
 	ls -d /usr/src/rapolicy-* /var/lib/dkms/rapolicy /etc/rapolicy.conf \
-		/usr/sbin/rapolicyctl /usr/bin/rawalk 2>/dev/null
+		/usr/sbin/rapolicyctl /usr/bin/rawalk /usr/libexec/rapolicy /usr/share/rapolicy 2>/dev/null
 	find /lib/modules /usr/lib/modules -name 'rapolicy*.ko*' 2>/dev/null
 	find /lib/systemd /usr/lib/systemd /etc/systemd /var/lib/systemd \
 		-name '*rapolicy*' 2>/dev/null
@@ -247,6 +263,42 @@ kernel_deb() {
 }
 kernel_deb 6.12
 kernel_deb 7.3
+
+# --- DKMS follows a new kernel ---------------------------------------------------------
+# rapolicy-dkms first, then a patched kernel's packages (the 7.3 test-config
+# ones just built), as an upgrade brings them: the image's postinst runs
+# /etc/kernel/postinst.d/dkms, whose dkms autoinstall must build and install
+# the module for the new kernel. Then all of it purged.
+image=$(ls "$top"/build/kernel-deb/linux-image-7.3*.deb 2>/dev/null | grep -v -- -dbg_ | head -n 1)
+headers=$(ls "$top"/build/kernel-deb/linux-headers-7.3*.deb 2>/dev/null | head -n 1)
+krel=$(dpkg-deb -f "$image" Package 2>/dev/null | sed 's/^linux-image-//')
+if [ -z "$krel" ] || [ -z "$headers" ]; then
+	tap 1 "the 7.3 test-config kernel packages are in build/kernel-deb"
+elif dpkg-query -W -f '${Status}' "linux-image-$krel" 2>/dev/null | grep -q ' installed'; then
+	n=$((n + 1)); echo "ok $n - DKMS follows a new kernel # SKIP linux-image-$krel is installed here already"
+else
+	kernel_pkgs="linux-image-$krel linux-headers-$krel"
+	out=$(DEBIAN_FRONTEND=noninteractive apt-get install "${apt_opts[@]}" "$dkms_deb" 2>&1)
+	tap $? "apt-get install ./rapolicy-dkms_*.deb before the patched kernel"
+	out=$(DEBIAN_FRONTEND=noninteractive apt-get install "${apt_opts[@]}" "$image" "$headers" 2>&1)
+	rc=$?
+	echo "$out" | grep -iE 'dkms|rapolicy|error' | tail -n 6 | comment
+	ko=$(find "/lib/modules/$krel" -name 'rapolicy.ko*' 2>/dev/null | head -n 1)
+	dkms status rapolicy 2>/dev/null | comment
+	[ "$rc" = 0 ] && [ -n "$ko" ] && dkms status rapolicy -k "$krel" 2>/dev/null | grep -q ': installed'
+	tap $? "installing linux-image-$krel and its headers builds and installs rapolicy.ko for it (${ko:-none})"
+	[ -n "$ko" ] && [ "$(modinfo -F vermagic "$ko" 2>/dev/null | cut -d' ' -f1)" = "$krel" ]
+	tap $? "that rapolicy.ko is built for $krel (vermagic)"
+	# shellcheck disable=SC2086
+	out=$(DEBIAN_FRONTEND=noninteractive apt-get purge "${apt_opts[@]}" rapolicy-dkms $kernel_pkgs 2>&1)
+	rc=$?
+	echo "$out" | grep -iE 'error' | tail -n 4 | comment
+	[ "$rc" = 0 ] && [ -z "$(find "/lib/modules/$krel" -name 'rapolicy.ko*' 2>/dev/null)" ] &&
+		[ ! -d /var/lib/dkms/rapolicy ]
+	tap $? "purging them leaves no rapolicy module and no DKMS tree"
+	rm -rf "/lib/modules/$krel"
+	kernel_pkgs=
+fi
 
 # --- the README's Installing section, as written --------------------------------------------
 while IFS= read -r line; do

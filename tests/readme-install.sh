@@ -149,11 +149,11 @@ for b in "$work/blocks"/*.sh; do
 	[ "$rc" = 0 ] || break
 done
 
-# After the section's purge: no trace of rapolicy-dkms or rapolicy-tools.
+# After the section's purge: no trace of rapolicy's packages.
 left=$( {
 	ours | grep '^rapolicy-'
 	ls -d /usr/src/rapolicy-* /var/lib/dkms/rapolicy /etc/rapolicy.conf \
-		/usr/sbin/rapolicyctl /usr/bin/rawalk 2>/dev/null
+		/usr/sbin/rapolicyctl /usr/bin/rawalk /usr/libexec/rapolicy /usr/share/rapolicy 2>/dev/null
 	find /lib/modules /usr/lib/modules -path '*/build' -prune -o -name 'rapolicy*.ko*' -print 2>/dev/null
 	find /lib/systemd /usr/lib/systemd /etc/systemd /var/lib/systemd -name '*rapolicy*' 2>/dev/null
 } | sort -u)
