@@ -252,14 +252,27 @@ kernel_deb() {
 	[ -n "$image" ] && [ -n "$headers" ] && grep -qx CONFIG_READAHEAD_POLICY=y "$work"/image/boot/config-* &&
 		[ -f "$(ls "$work"/image/boot/vmlinuz-* 2>/dev/null | head -n 1)" ]
 	tap $? "linux-image-$linux* (vmlinuz, /boot/config with CONFIG_READAHEAD_POLICY=y) and linux-headers packages"
+	# BTF kept, without the debug-symbol package: the image's config has
+	# it, and the headers carry vmlinux's BTF for the modules DKMS builds
+	rm -rf "$work/headers"
+	mkdir -p "$work/headers"
+	[ -n "$headers" ] && dpkg-deb -x "$headers" "$work/headers" 2>/dev/null
+	btf=$(ls "$work"/headers/usr/src/linux-headers-*/vmlinux 2>/dev/null | head -n 1)
+	ls "$top"/build/kernel-deb/ | comment
+	grep -qx CONFIG_DEBUG_INFO_BTF=y "$work"/image/boot/config-* &&
+		grep -qx CONFIG_DEBUG_INFO_BTF_MODULES=y "$work"/image/boot/config-* &&
+		! ls "$top"/build/kernel-deb/linux-image-"$linux"*-dbg_*.deb >/dev/null 2>&1 &&
+		[ -s "$btf" ] && [ "$(od -An -tx1 -N2 "$btf" | tr -d ' ')" = 9feb ]
+	tap $? "BTF without a -dbg package: DEBUG_INFO_BTF(_MODULES) in the image, vmlinux's raw BTF in the headers ($(stat -c %s "$btf" 2>/dev/null) bytes)"
 
 	out=$(KERNEL_SERIES=$series KERNEL_DEB_CONFIG=debian bash "$top/tests/kernel/kernel-deb.sh" --config-only 2>&1)
 	rc=$?
 	config=$(echo "$out" | tail -n 1)
 	echo "$out" | grep -v '^Get:\|^Fetched\|^W: Download' | tail -n 2 | comment
-	[ "$rc" = 0 ] && grep -qx CONFIG_READAHEAD_POLICY=y "$config" && grep -qx CONFIG_DEBUG_INFO_NONE=y "$config" &&
+	[ "$rc" = 0 ] && grep -qx CONFIG_READAHEAD_POLICY=y "$config" && grep -qx CONFIG_DEBUG_INFO_BTF=y "$config" &&
+		grep -qx CONFIG_DEBUG_INFO_BTF_MODULES=y "$config" &&
 		grep -q "^# Linux/x86 $linux" "$config" && [ "$(grep -c '=m$' "$config")" -gt 1000 ]
-	tap $? "Debian's distribution config (linux-config-$series) with the $series series keeps CONFIG_READAHEAD_POLICY=y"
+	tap $? "Debian's distribution config (linux-config-$series) with the $series series keeps CONFIG_READAHEAD_POLICY=y and BTF"
 }
 kernel_deb 6.12
 kernel_deb 7.3
@@ -289,6 +302,11 @@ else
 	tap $? "installing linux-image-$krel and its headers builds and installs rapolicy.ko for it (${ko:-none})"
 	[ -n "$ko" ] && [ "$(modinfo -F vermagic "$ko" 2>/dev/null | cut -d' ' -f1)" = "$krel" ]
 	tap $? "that rapolicy.ko is built for $krel (vermagic)"
+	cp "$ko" "$work/dkms-ko"
+	case $ko in *.xz) mv "$work/dkms-ko" "$work/dkms-ko.xz" && xz -d "$work/dkms-ko.xz" ;;
+	*.zst) zstd -q -d -f "$work/dkms-ko" -o "$work/dkms-ko.d" && mv "$work/dkms-ko.d" "$work/dkms-ko" ;; esac
+	readelf -S "$work/dkms-ko" 2>/dev/null | grep -q ' \.BTF '
+	tap $? "it has BTF (struct rapolicy_ops for BPF policies), generated against the headers' vmlinux BTF"
 	# shellcheck disable=SC2086
 	out=$(DEBIAN_FRONTEND=noninteractive apt-get purge "${apt_opts[@]}" rapolicy-dkms $kernel_pkgs 2>&1)
 	rc=$?

@@ -5,13 +5,19 @@
 #   KERNEL_DEB_CONFIG=debian (default)  Debian's own distribution config,
 #       from the linux-config-<series> package of the same suite and
 #       version (config.amd64_none_amd64), with CONFIG_READAHEAD_POLICY=y,
-#       no debug info and no Debian signing certificates (a local build
-#       cannot use Debian's keys); release <version>-rapolicy-amd64
+#       its BTF (kconfig must keep DEBUG_INFO_BTF and DEBUG_INFO_BTF_MODULES)
+#       and no Debian signing certificates (a local build cannot use
+#       Debian's keys); release <version>-rapolicy-amd64
 #   KERNEL_DEB_CONFIG=test  the test kernel's .config (tests/kernel/
 #       build-kernel.sh), release <version>-rapolicy: built in a copy of
 #       the test kernel's built tree, so this takes minutes
 #   KERNEL_DEB_CONFIG=/path/to/config  any config of your own
 #
+# No -dbg package (the build profile pkg.linux-upstream.nokerneldbg): the
+# image keeps vmlinux's BTF and the modules theirs (builddeb strips only
+# their DWARF), and the headers package carries vmlinux's BTF as
+# /usr/src/linux-headers-RELEASE/vmlinux, raw, the base Kbuild generates an
+# external module's BTF against: a module DKMS builds has BTF too.
 # The packages (linux-image-*, linux-headers-*, linux-libc-dev) are cached
 # under $RAPOLICY_CACHE/kernel-deb by source version + config + series +
 # this script, and copied to build/kernel-deb/. Prints their paths.
@@ -30,7 +36,7 @@ kind=${KERNEL_DEB_CONFIG:-debian}
 
 need_pkgs gcc:build-essential make:build-essential flex:flex bison:bison \
 	bc:bc ccache:ccache cpio:cpio xz:xz-utils perl:perl python3:python3 \
-	dpkg-buildpackage:dpkg-dev dh:debhelper rsync:rsync depmod:kmod
+	dpkg-buildpackage:dpkg-dev dh:debhelper rsync:rsync depmod:kmod pahole:dwarves
 [ -f /usr/include/libelf.h ] || need_pkgs __libelf:libelf-dev
 [ -f /usr/include/elfutils/libdw.h ] || need_pkgs __libdw:libdw-dev
 [ -f /usr/include/openssl/ssl.h ] || need_pkgs __libssl:libssl-dev
@@ -126,17 +132,34 @@ if [ ! -f "$dir/.configured" ]; then
 	if [ "$kind" = debian ]; then
 		# As the Debian kernel handbook says for a custom build of the
 		# distribution config: no Debian certificates (the build makes
-		# its own module signing key), and no debug info (the -dbg
-		# package alone would be gigabytes).
+		# its own module signing key). Debian's BTF stays: bpftool,
+		# bpftrace, libbpf-tools, sched_ext and rapolicy's BPF policies
+		# need it.
 		"$tree/scripts/config" --file "$tree/.config" \
 			--set-str SYSTEM_TRUSTED_KEYS '' --set-str SYSTEM_REVOCATION_KEYS '' \
-			--disable DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT --disable DEBUG_INFO_DWARF4 \
-			--disable DEBUG_INFO_DWARF5 --enable DEBUG_INFO_NONE
+			--enable DEBUG_INFO_BTF --enable DEBUG_INFO_BTF_MODULES
 	fi
 	"$tree/scripts/config" --file "$tree/.config" --enable READAHEAD_POLICY
 	"${kmake[@]}" -s olddefconfig >&2
 	grep -qx CONFIG_READAHEAD_POLICY=y "$tree/.config" ||
 		die "kconfig dropped CONFIG_READAHEAD_POLICY from the $kind config"
+	if [ "$kind" = debian ]; then
+		grep -qx CONFIG_DEBUG_INFO_BTF=y "$tree/.config" &&
+			grep -qx CONFIG_DEBUG_INFO_BTF_MODULES=y "$tree/.config" ||
+			die "kconfig dropped BTF from the Debian config (pahole: $(pahole --version 2>&1))"
+	fi
+	# The headers package gets vmlinux's BTF (raw, as /sys/kernel/btf/
+	# vmlinux shows it) as the base for external modules' BTF. The tree
+	# may hard-link the pristine source: replace the file, do not edit it.
+	extmod=$tree/scripts/package/install-extmod-build
+	{ cat "$extmod"
+	  echo '# rapolicy (tests/kernel/kernel-deb.sh): the BTF base of external modules'
+	  echo 'if is_enabled CONFIG_DEBUG_INFO_BTF_MODULES; then'
+	  echo '	"${OBJCOPY:-objcopy}" -O binary --only-section=.BTF vmlinux "${destdir}/vmlinux"'
+	  echo 'fi'
+	} >"$extmod.new"
+	chmod 0755 "$extmod.new"
+	mv "$extmod.new" "$extmod"
 	touch "$dir/.configured"
 fi
 if [ "$config_only" = 1 ]; then
@@ -148,7 +171,8 @@ if [ ! -f "$dir/.built" ]; then
 	log "bindeb-pkg of the $kind-config kernel (test config: minutes with ccache; Debian config: hours on 2 cores)"
 	start=$(date +%s)
 	rm -f "$dir"/*.deb "$dir"/*.changes "$dir"/*.buildinfo
-	if ! run_logged "$dir/build.log" "${kmake[@]}" bindeb-pkg; then
+	if ! DEB_BUILD_PROFILES=pkg.linux-upstream.nokerneldbg \
+		run_logged "$dir/build.log" "${kmake[@]}" bindeb-pkg; then
 		tail -n 40 "$dir/build.log" >&2
 		die "bindeb-pkg failed; full log in $dir/build.log"
 	fi

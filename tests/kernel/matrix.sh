@@ -17,7 +17,9 @@
 #   no_memcg    the test config, CONFIG_MEMCG=n
 #   blk_cgroup  the test config (which has no BLK_CGROUP) + CONFIG_BLK_CGROUP=y
 #   debian      Debian's own amd64 config of the same kernel (its
-#               linux-config-$KERNEL_SERIES package) + CONFIG_READAHEAD_POLICY=y
+#               linux-config-$KERNEL_SERIES package) + CONFIG_READAHEAD_POLICY=y,
+#               with its BTF (DEBUG_INFO_BTF, DEBUG_INFO_BTF_MODULES), as
+#               make kernel-deb builds it
 #   arm64_64k   arm64 tinyconfig + the test config with 64KiB pages
 #               (CONFIG_ARM64_64K_PAGES), cross-compiled: the page size
 #               where the largest folio is 128MB and a PMD maps 512MB
@@ -44,6 +46,9 @@ case " $configs " in
 esac
 [ -f /usr/include/libelf.h ] || need_pkgs __libelf:libelf-dev
 [ -f /usr/include/openssl/ssl.h ] || need_pkgs __libssl:libssl-dev
+case " $configs " in
+*" debian "*) need_pkgs pahole:dwarves ;;
+esac
 
 start=$(date +%s)
 pristine=$(bash "$RAPOLICY_TOP/tests/kernel/fetch-source.sh") || {
@@ -95,7 +100,9 @@ export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G} CCACHE_COMPILERCHECK=content
 # config_extra NAME: the lines a configuration adds to its base
 config_extra() {
 	case $1 in
-	test|debian) ;;
+	test) ;;
+	debian) printf '%s\n' CONFIG_DEBUG_INFO_BTF=y CONFIG_DEBUG_INFO_BTF_MODULES=y \
+		CONFIG_READAHEAD_POLICY=y ;;
 	ra_off) echo '# CONFIG_READAHEAD_POLICY is not set' ;;
 	no_thp) echo '# CONFIG_TRANSPARENT_HUGEPAGE is not set' ;;
 	no_memcg) echo '# CONFIG_MEMCG is not set' ;;
@@ -128,10 +135,11 @@ configure() {
 	rm -f "$out/.config-stamp"
 	if [ "$name" = debian ]; then
 		cp "$debian_config" "$out/.config"
-		# Signing keys and BTF are for linking, which the matrix never does.
+		# Signing keys are for linking, which the matrix never does;
+		# BTF stays (pahole decides whether kconfig keeps it), so the
+		# objects are compiled with the debug info kernel-deb's are.
 		printf '%s\n' 'CONFIG_SYSTEM_TRUSTED_KEYS=""' 'CONFIG_SYSTEM_REVOCATION_KEYS=""' \
-			'CONFIG_MODULE_SIG_KEY=""' '# CONFIG_DEBUG_INFO_BTF is not set' \
-			'CONFIG_READAHEAD_POLICY=y' >>"$out/.config"
+			'CONFIG_MODULE_SIG_KEY=""' "$extra" >>"$out/.config"
 		"${kmake[@]}" olddefconfig >/dev/null 2>&1 || return 1
 	else
 		"${kmake[@]}" tinyconfig >/dev/null || return 1
@@ -225,6 +233,10 @@ for name in $configs; do
 	if [ "$name" = arm64_64k ]; then
 		grep -q '^CONFIG_ARM64_64K_PAGES=y' "$pout/.config" && detail+=", 64KiB pages" ||
 			new+="not a 64KiB-page configuration"
+	fi
+	[ "$name" != debian ] || detail+=", BTF"
+	if [ "$name" = arm64_64k ]; then
+		:
 	elif grep -q '^CONFIG_READAHEAD_POLICY=y' "$pout/.config" &&
 	   grep -q '^CONFIG_MODULES=y' "$pout/.config"; then
 		if build_module "$pout" "$pout/module.log"; then
