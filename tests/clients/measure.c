@@ -15,7 +15,10 @@
  * waited for), read_bytes (what /proc/self/io of this process gained by
  * reaping it: its storage reads, per task; -1 when the kernel has no task
  * I/O accounting), sectors_read and ios_read (the device's counters:
- * every read of the guest, while the program ran), wall_ms and status.
+ * every read of the guest, while the program ran), read_ticks_ms and
+ * io_ticks_ms (the device's time spent on reads, summed over the reads in
+ * flight, and its busy time: their ratio is the mean number of reads in
+ * flight while it was busy, iostat's aqu-sz), wall_ms and status.
  * Exits with the program's status.
  */
 #include <errno.h>
@@ -32,13 +35,13 @@
 #include "proc_io.h"
 
 struct devstat {
-	unsigned long long ios, sectors;
+	unsigned long long ios, sectors, read_ticks, io_ticks;
 };
 
 static int read_devstat(const char *dev, struct devstat *d)
 {
 	char path[256];
-	unsigned long long merges, ticks;
+	unsigned long long merges, w[4], inflight;
 	FILE *f;
 	int n;
 
@@ -48,9 +51,12 @@ static int read_devstat(const char *dev, struct devstat *d)
 		fprintf(stderr, "measure: %s: %s\n", path, strerror(errno));
 		return -1;
 	}
-	n = fscanf(f, "%llu %llu %llu %llu", &d->ios, &merges, &d->sectors, &ticks);
+	/* Documentation/block/stat.rst: the first ten fields */
+	n = fscanf(f, "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
+		   &d->ios, &merges, &d->sectors, &d->read_ticks, &w[0], &w[1],
+		   &w[2], &w[3], &inflight, &d->io_ticks);
 	fclose(f);
-	return n == 4 ? 0 : -1;
+	return n == 10 ? 0 : -1;
 }
 
 static int drop_caches(void)
@@ -135,8 +141,9 @@ int main(int argc, char **argv)
 		return 1;
 	printf("major_faults: %ld\nminor_faults: %ld\nread_bytes: %lld\n",
 	       ru.ru_majflt, ru.ru_minflt, rb0 < 0 || rb1 < 0 ? -1 : rb1 - rb0);
-	printf("sectors_read: %llu\nios_read: %llu\nwall_ms: %.1f\n",
-	       b.sectors - a.sectors, b.ios - a.ios, t1 - t0);
+	printf("sectors_read: %llu\nios_read: %llu\nread_ticks_ms: %llu\nio_ticks_ms: %llu\nwall_ms: %.1f\n",
+	       b.sectors - a.sectors, b.ios - a.ios, b.read_ticks - a.read_ticks,
+	       b.io_ticks - a.io_ticks, t1 - t0);
 	if (WIFEXITED(status)) {
 		printf("status: %d\n", WEXITSTATUS(status));
 		return WEXITSTATUS(status);
