@@ -9,13 +9,17 @@
  *   tensor_load create FILE MIB         tensors of cycling sizes (a layer:
  *                                       4 MiB, 1 MiB, 4 MiB + 12 KiB, 16 KiB)
  *                                       up to about MIB MiB
- *   tensor_load load FILE THREADS forward|reverse
+ *   tensor_load load FILE THREADS forward|reverse [hint]
  *                                       one shared read-only mapping;
  *                                       THREADS threads, thread i owns the
  *                                       i-th contiguous share of the tensors
  *                                       and memcpy()s each into its own
  *                                       buffer, in file order or in reverse
- *                                       order
+ *                                       order; with "hint", madvise()
+ *                                       MADV_SEQUENTIAL and MADV_WILLNEED
+ *                                       over the whole mapping first (a
+ *                                       loader that asks the kernel to
+ *                                       prefetch the model)
  *
  * load prints, per thread, "thread I: tensors N bytes B major_faults M
  * read_bytes R" (R from /proc/thread-self/io, -1 without task I/O
@@ -213,7 +217,8 @@ static void *load_share(void *arg)
 	return l;
 }
 
-static int load(const char *file, const char *threads, const char *how)
+static int load(const char *file, const char *threads, const char *how,
+		const char *hint)
 {
 	struct loader l[MAX_THREADS];
 	pthread_t tid[MAX_THREADS];
@@ -228,8 +233,9 @@ static int load(const char *file, const char *threads, const char *how)
 	int fd;
 
 	if (!nt || nt > MAX_THREADS ||
-	    (strcmp(how, "forward") && strcmp(how, "reverse"))) {
-		fprintf(stderr, "tensor_load: load FILE THREADS(1..%d) forward|reverse\n", MAX_THREADS);
+	    (strcmp(how, "forward") && strcmp(how, "reverse")) ||
+	    (hint && strcmp(hint, "hint"))) {
+		fprintf(stderr, "tensor_load: load FILE THREADS(1..%d) forward|reverse [hint]\n", MAX_THREADS);
 		return 2;
 	}
 	fd = open(file, O_RDONLY);
@@ -238,6 +244,9 @@ static int load(const char *file, const char *threads, const char *how)
 	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
 	if (map == MAP_FAILED)
 		return die("mmap");
+	if (hint && (madvise(map, (size_t)st.st_size, MADV_SEQUENTIAL) ||
+		     madvise(map, (size_t)st.st_size, MADV_WILLNEED)))
+		return die("madvise");
 	t = parse(map, (size_t)st.st_size, &n);
 	if (!t || n < nt) {
 		fprintf(stderr, "tensor_load: %s: not a tensor file with at least %lu tensors\n",
@@ -274,8 +283,8 @@ int main(int argc, char **argv)
 {
 	if (argc == 4 && !strcmp(argv[1], "create"))
 		return create(argv[2], argv[3]);
-	if (argc == 5 && !strcmp(argv[1], "load"))
-		return load(argv[2], argv[3], argv[4]);
-	fprintf(stderr, "usage: tensor_load create FILE MIB | tensor_load load FILE THREADS forward|reverse\n");
+	if ((argc == 5 || argc == 6) && !strcmp(argv[1], "load"))
+		return load(argv[2], argv[3], argv[4], argc == 6 ? argv[5] : NULL);
+	fprintf(stderr, "usage: tensor_load create FILE MIB | tensor_load load FILE THREADS forward|reverse [hint]\n");
 	return 2;
 }
