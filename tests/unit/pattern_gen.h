@@ -19,6 +19,12 @@
 #define PAT_HANDOFF	4	/* misses a stream reader adds to stock's */
 #define PAT_MANY	64	/* files of a drawn many-file workload at most */
 
+/*
+ * Pages of a few-file draw's largest file (2048 at least); the draws of a
+ * seed are the same for every value up to 16384, the default
+ */
+static unsigned long pat_max_pages = 16384;
+
 enum pat_kind { PAT_STRIDE, PAT_RANDOM, PAT_BTREE };
 
 static const char *const pat_kind_name[] = { "stride", "random", "btree" };
@@ -146,7 +152,7 @@ static void pat_draw(struct pat_draw *d, u32 seed)
 		/* a few files, a few readers */
 		d->nfiles = pat_rand(&s) % 2 ? 1 : pat_between(&s, 2, 4);
 		for (i = 0; i < d->nfiles; i++)
-			d->pages[i] = pat_between(&s, 2048, 16384);
+			d->pages[i] = pat_between(&s, 2048, pat_max_pages);
 		n = pat_between(&s, 1, 4);
 		for (i = 0; i < n; i++) {
 			struct pat_reader *r = &d->r[d->nreaders++];

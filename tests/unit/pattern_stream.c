@@ -18,10 +18,12 @@
  *    stream reader (a stream's reader may miss where stock's window and
  *    the stream's meet).
  *
- *   pattern_stream [-a] [-b SETS] [-n DRAWS] [-s FIRST_SEED] [-v]
+ *   pattern_stream [-a] [-b SETS] [-n DRAWS] [-p PAGES] [-s FIRST_SEED] [-v]
  *
  * -b: the draws' tables grow to SETS sets at most (a power of two; 2048,
- * the module's default bound, unless given).
+ * the module's default bound, unless given). -p: a few-file draw's files
+ * have 2048 to PAGES pages (16384 unless given), so a stride-1 reader
+ * walks up to PAGES pages.
  *
  * Prints TAP: one test per invariant over all draws; a failing draw is
  * printed with its seed, and "-n 1 -s SEED -v" replays it.
@@ -389,7 +391,7 @@ int main(int argc, char **argv)
 	u32 first = 1;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "ab:n:s:v")) != -1) {
+	while ((opt = getopt(argc, argv, "ab:n:p:s:v")) != -1) {
 		switch (opt) {
 		case 'a':
 			all = true;
@@ -400,6 +402,11 @@ int main(int argc, char **argv)
 		case 'n':
 			draws = strtoul(optarg, NULL, 0);
 			break;
+		case 'p':
+			pat_max_pages = strtoul(optarg, NULL, 0);
+			if (pat_max_pages < 2048)
+				pat_max_pages = 2048;
+			break;
 		case 's':
 			first = (u32)strtoul(optarg, NULL, 0);
 			break;
@@ -407,7 +414,7 @@ int main(int argc, char **argv)
 			verbose = true;
 			break;
 		default:
-			fprintf(stderr, "usage: %s [-a] [-b SETS] [-n DRAWS] [-s FIRST_SEED] [-v]\n",
+			fprintf(stderr, "usage: %s [-a] [-b SETS] [-n DRAWS] [-p PAGES] [-s FIRST_SEED] [-v]\n",
 				argv[0]);
 			return 2;
 		}
@@ -439,8 +446,8 @@ int main(int argc, char **argv)
 				       d.seed, pat_class_name[c], PAT_MISSES,
 				       d.seed);
 	}
-	printf("# %lu draws from seed %u, and %zu pinned\n", draws, first,
-	       ARRAY_SIZE(pat_pinned));
+	printf("# %lu draws from seed %u, files of up to %lu pages, and %zu pinned\n",
+	       draws, first, pat_max_pages, ARRAY_SIZE(pat_pinned));
 	printf("%sok %u - patterns: pinned draws read no more than stock, two largest windows a stream and a dense-looking reader's span: %lu of %zu failed\n",
 	       pinned_over ? "not " : "", ++n, pinned_over,
 	       ARRAY_SIZE(pat_pinned));

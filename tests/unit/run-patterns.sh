@@ -1,7 +1,8 @@
 #!/bin/bash
 # Generated patterns for the stream tracker (tests/unit/pattern_stream.c),
-# TAP: PATTERN_DRAWS seeded draws (3000) from PATTERN_SEED (1), the claimed
-# classes as tests and the others as comments. A failing draw prints its
+# TAP: PATTERN_DRAWS seeded draws (3000) from PATTERN_SEED (1), files of
+# up to PATTERN_PAGES pages (16384), the claimed classes as tests and the
+# others as comments. A failing draw prints its
 # seed and the command that replays it.
 #   run-patterns.sh [-a]     -a: every class is a test (make patterns)
 set -euo pipefail
@@ -10,4 +11,4 @@ mkdir -p "$top/build/unit"
 ${CC:-cc} -std=c11 -Wall -Wextra -Werror -O2 -g -I"$top/tests/unit" \
 	-o "$top/build/unit/pattern_stream" "$top/tests/unit/pattern_stream.c"
 exec "$top/build/unit/pattern_stream" "$@" -n "${PATTERN_DRAWS:-3000}" \
-	-s "${PATTERN_SEED:-1}"
+	-s "${PATTERN_SEED:-1}" -p "${PATTERN_PAGES:-16384}"
