@@ -3,7 +3,8 @@
 # sqlite3 scanned forward and in reverse under profiles stock, seed and best
 # at read_ahead_kb 128 and 8192, on the patched kernel with the scratch disk
 # throttled as the rest of make bench; writes build/bench/clients.txt and
-# the "Real clients" section of docs/BENCHMARKS.md.
+# the "Real clients" section of docs/BENCHMARKS.md; then the real engines
+# (tests/guest/engines.sh --bench) into docs/bench/engines.txt.
 #
 #   tests/bench/clients.sh [--reps N] [--mib N] [--iops N] [--bps N]
 #   tests/bench/clients.sh --insert DOC   put the section (from build/bench/)
@@ -83,6 +84,20 @@ rc=${PIPESTATUS[0]}
 set -e
 [ "$rc" = 0 ] || die "the real-client run failed (status $rc); log in $work/vm-clients.log"
 sed -n 's/^@client //p' "$work/vm-clients.log" >"$work/clients.txt"
+# The real engines (tests/guest/engines.sh --bench, docs/ENGINES.md) on
+# the same throttled disk: build/bench/engines.txt, docs/bench/engines.txt
+if need_pkgs db_bench:rocksdb-tools && make -s -C "$top/tests/clients" BUILD="$top/build" rocksdb >&2; then
+	eargs=(--mem 3072 --cpus 2 --timeout 7200 --add "$top/tests/guest" \
+		--add "$top/build/clients" --add "$top/build/rocksdb")
+	[ "$IOPS" = 0 ] || eargs+=(--throttle-iops "$IOPS")
+	[ "$BPS" = 0 ] || eargs+=(--throttle-bps "$BPS")
+	"$top/tests/vm/vm-run" "${eargs[@]}" -- sh /add/guest/engines.sh --bench 2>"$work/vm-engines.err" |
+		tee "$work/vm-engines.log" | grep --line-buffered '^#' >&2 || true
+	sed -n 's/^@engine //p' "$work/vm-engines.log" >"$work/engines.txt"
+	if [ -s "$work/engines.txt" ]; then
+		cp "$work/engines.txt" "$top/docs/bench/engines.txt"
+	fi
+fi
 echo "$cmdline" >"$work/clients.cmd"
 echo "$MIB MiB files, $IOPS IOPS and $((BPS / 1048576)) MiB/s, $REPS repetition(s), $(($(date +%s) - t0)) s in all on $(date -u '+%Y-%m-%d %H:%M UTC'); host load average $load0 at the start and $(cut -d' ' -f1 /proc/loadavg) at the end on $(nproc) cores, $vms0 QEMU processes at the start (others' VMs make TCG wall times noisy; the counts are not affected)" >"$work/clients.meta"
 log "real clients: $(wc -l <"$work/clients.txt") runs in $(($(date +%s) - t0)) s"
