@@ -1330,8 +1330,7 @@ bool rap_stream_decide(struct rap_stream_set *set,
 		s->top = f->index;
 	/* a stream that read ahead before keeps its way of reading */
 	again = s->conf >= RAP_STREAM_CONFIRM && s->window &&
-		(how == RAP_MATCH_SHORT || how == RAP_MATCH_SKIP ||
-		 how == RAP_MATCH_JITTER);
+		(how == RAP_MATCH_SHORT || how == RAP_MATCH_SKIP);
 	if (s->misses < RAP_STREAM_CONFIRM)
 		s->misses++;
 	switch (how) {

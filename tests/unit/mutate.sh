@@ -22,7 +22,6 @@ jitter-rank|a jitter match ranked with a stride match, whoever's stream|s/m == R
 jitter-walked|a jitter match only if its reader did not walk its last stride|s/\t    !rap_blocks_between\(f, nbr->view, s->last,\n[^\n]*\n[^\n]*, true\)\)\n/\t    true)\n/
 jitter-place|a jittered stream's place kept where its touches land (the miss taken for it)|s/s->last = s->marker \+ \(long\)\(f->index - s->marker\) \/ 2;/s->last = f->index;/
 jitter-stock|stock's window for a jittered miss where it holds two touches or more|s/if \(how == RAP_MATCH_JITTER &&\n\t    2 \* rap_stream_step\(s\) <= f->stock_pages\)\n\t\treturn false;\n//
-jitter-again|a jittered stream keeps its way of reading|s/ \|\|\n\t\t how == RAP_MATCH_JITTER\)/)/
 match-short|the shorter match (a stride shorter than learnt)|s/return RAP_MATCH_SHORT;/;/
 match-dense|the dense match (continues the cached pages behind it)|s/return RAP_MATCH_DENSE;/;/
 match-descent|the descent match (a run below the one walked)|s/return RAP_MATCH_DESCENT;/;/
