@@ -100,6 +100,16 @@ tap $? "the same integral gives the old rule's |t| > 3 at 5 hosts p = 0.040, not
 cd "$top/docs/prometheus" && promtool check rules rapolicy.rules.yml >/dev/null
 tap $? "promtool check rules docs/prometheus/rapolicy.rules.yml"
 promtool test rules rapolicy.rules.test.yml >$T/out 2>&1
-tap $? "promtool test rules: verdict, idle and cgroup-mode hosts, threshold, guardrail, A/A, staleness"
+tap $? "promtool test rules: verdict, idle and cgroup-mode hosts, threshold, guardrail, A/A, staleness, start transient, unequal arms"
+[ "$(grep -v "^#" rapolicy.rules.yml | grep -c "job=")" = 1 ] && grep -q 'up{job="node"}' rapolicy.rules.yml
+tap $? "the rules have one job selector, up{job=\"node\"}"
+sh rules-job.sh node-prod >$T/job.yml && grep -q 'up{job="node-prod"}' $T/job.yml &&
+	! grep -q 'job="node"' $T/job.yml && promtool check rules $T/job.yml >/dev/null &&
+	[ "$(sh rules-job.sh node)" = "$(cat rapolicy.rules.yml)" ]
+tap $? "rules-job.sh node-prod: the rules for that job, promtool clean; for node, the shipped file"
+sh rules-job.sh 'x"}' >$T/out 2>$T/err; [ $? = 2 ] && [ ! -s $T/out ] && [ "$(wc -l <$T/err)" = 1 ]
+tap $? "rules-job.sh with a bad job name: one line of error, exit 2"
+[ "$(grep -c '^      - alert:' rapolicy.rules.yml)" = "$(grep -c '^          severity: \(critical\|warning\|info\)$' rapolicy.rules.yml)" ]
+tap $? "every alert has a severity label"
 echo "1..$n"
 exit $((fails > 0))
