@@ -227,6 +227,13 @@ for name in $configs; do
 		tap 1 "$name: unpatched objects build"
 		continue
 	fi
+	if [ "$name" = ra_off ]; then
+		# the hooks configured out leave nothing of them, not even the
+		# trace event (its tracepoint would be defined and unused)
+		syms=$(nm "$pout/mm/filemap.o" | grep -c readahead_policy)
+		[ "$syms" = 0 ]
+		tap $? "ra_off: mm/filemap.o defines nothing of the hooks ($syms readahead_policy symbols)"
+	fi
 	new=$(comm -13 <(warnings "$pout/stock.log") <(warnings "$pout/matrix.log"))
 	[ -z "$new" ] || echo "$new" | sed 's/^/# new: /'
 	detail="W=1, $(warnings "$pout/stock.log" | grep -c .) warnings unpatched"
