@@ -124,6 +124,18 @@ rapolicyctl ab report --samples /tmp/aa.samples >/tmp/ab_tool.report
 sed 's/^/# /' /tmp/ab_tool.report
 grep -q "^verdict: no difference detected at this power" /tmp/ab_tool.report
 tap $? "A/A: no difference detected at this power"
+# Ten more A/A experiments, two periods each, each from its own 'ab start'
+# (its own key and salt): at most one may call a difference
+calls=0 keys=
+for e in 1 2 3 4 5 6 7 8 9 10; do
+	periods 2 /tmp/aa$e.samples || break
+	keys="$keys $(cat "$AB/key")"
+	rapolicyctl ab report --samples /tmp/aa$e.samples >/tmp/ab_tool.report || break
+	grep -q "^verdict: B \(better\|worse\)" /tmp/ab_tool.report && calls=$((calls + 1))
+	grep '^verdict' /tmp/ab_tool.report | sed "s/^/# A\/A $e: /"
+done
+[ "$e" = 10 ] && [ $calls -le 1 ] && [ "$(echo $keys | tr ' ' '\n' | sort -u | wc -l)" = 10 ]
+tap $? "ten A/A experiments, ten keys: $calls called a difference"
 
 # A change within a period makes it invalid; samples without a plan are refused
 rapolicyctl ab start --periods 1 --washout 0 >/tmp/chg.samples &&
