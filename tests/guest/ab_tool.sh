@@ -131,7 +131,7 @@ for e in 1 2 3 4 5 6 7 8 9 10; do
 	periods 2 /tmp/aa$e.samples || break
 	keys="$keys $(cat "$AB/key")"
 	rapolicyctl ab report --samples /tmp/aa$e.samples >/tmp/ab_tool.report || break
-	grep -q "^verdict: B \(better\|worse\)" /tmp/ab_tool.report && calls=$((calls + 1))
+	grep -Eq "^verdict: B (better|worse)" /tmp/ab_tool.report && calls=$((calls + 1))
 	grep '^verdict' /tmp/ab_tool.report | sed "s/^/# A\/A $e: /"
 done
 [ "$e" = 10 ] && [ $calls -le 1 ] && [ "$(echo $keys | tr ' ' '\n' | sort -u | wc -l)" = 10 ]
