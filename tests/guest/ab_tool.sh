@@ -72,15 +72,16 @@ walk() {
 		rawalk --pattern reverse --read-ahead-kb 128 "$f" >/dev/null || return 1
 	done
 }
-# periods N SAMPLES: 'ab start' (a key, a salt, the plan line), then N
-# periods, each a washout walk that no sample brackets, 'ab sample' (the
+# periods N SAMPLES [nowash]: 'ab start' (a key, a salt, the plan line),
+# then N periods, each a washout walk that no sample brackets (none with
+# nowash: every walk is cold, so nothing carries over), 'ab sample' (the
 # period opens), a walk, and 'ab period' (a closing sample and the next
 # salt; the last period closes with 'ab sample')
 periods() {
 	rapolicyctl stats reset && rapolicyctl ab start --periods "$1" --washout 0 >"$2" || return 1
 	p=1
 	while [ $p -le "$1" ]; do
-		walk && rapolicyctl ab sample >>"$2" && walk || return 1
+		{ [ "${3:-}" = nowash ] || walk; } && rapolicyctl ab sample >>"$2" && walk || return 1
 		if [ $p = "$1" ]; then
 			rapolicyctl ab sample >>"$2"
 		else
@@ -126,15 +127,16 @@ grep -q "^verdict: no difference detected at this power" /tmp/ab_tool.report
 tap $? "A/A: no difference detected at this power"
 # Ten more A/A experiments, two periods each, each from its own 'ab start'
 # (its own key and salt): at most one may call a difference
-calls=0 keys=
+calls=0 keys= ran=0
 for e in 1 2 3 4 5 6 7 8 9 10; do
-	periods 2 /tmp/aa$e.samples || break
+	periods 2 /tmp/aa$e.samples nowash || break
 	keys="$keys $(cat "$AB/key")"
 	rapolicyctl ab report --samples /tmp/aa$e.samples >/tmp/ab_tool.report || break
 	grep -Eq "^verdict: B (better|worse)" /tmp/ab_tool.report && calls=$((calls + 1))
 	grep '^verdict' /tmp/ab_tool.report | sed "s/^/# A\/A $e: /"
+	ran=$((ran + 1))
 done
-[ "$e" = 10 ] && [ $calls -le 1 ] && [ "$(echo $keys | tr ' ' '\n' | sort -u | wc -l)" = 10 ]
+[ $ran = 10 ] && [ $calls -le 1 ] && [ "$(echo $keys | tr ' ' '\n' | sort -u | wc -l)" = 10 ]
 tap $? "ten A/A experiments, ten keys: $calls called a difference"
 
 # A change within a period makes it invalid; samples without a plan are refused
