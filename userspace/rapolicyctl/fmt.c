@@ -106,6 +106,11 @@ void print_prometheus(FILE *f, const struct rap_state *s, bool up)
 	prom_head(f, "rapolicy_ab_sample_permille", "gauge",
 		  "Share of files in arm B in sample mode, per mille.");
 	fprintf(f, "rapolicy_ab_sample_permille %u\n", s->ab.permille);
+	if (s->ab.has_key) {
+		prom_head(f, "rapolicy_ab_key", "gauge",
+			  "The key of the A/B bucket hash, as a label: one experiment on one host.");
+		fprintf(f, "rapolicy_ab_key{key=\"%llu\"} 1\n", (unsigned long long)s->ab.key);
+	}
 	prom_head(f, "rapolicy_stats_elapsed_seconds", "gauge",
 		  "Seconds since the module loaded or its counters were last reset.");
 	fprintf(f, "rapolicy_stats_elapsed_seconds %.3f\n", s->st.elapsed_ms / 1000.0);

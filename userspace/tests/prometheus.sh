@@ -100,7 +100,7 @@ tap $? "the same integral gives the old rule's |t| > 3 at 5 hosts p = 0.040, not
 cd "$top/docs/prometheus" && promtool check rules rapolicy.rules.yml >/dev/null
 tap $? "promtool check rules docs/prometheus/rapolicy.rules.yml"
 promtool test rules rapolicy.rules.test.yml >$T/out 2>&1
-tap $? "promtool test rules: verdict, idle and cgroup-mode hosts, threshold, guardrail, A/A, staleness, start transient, unequal arms"
+tap $? "promtool test rules: verdict, idle and cgroup-mode hosts, threshold, guardrail, A/A, staleness, start transient, unequal arms, shared keys"
 [ "$(grep -v "^#" rapolicy.rules.yml | grep -c "job=")" = 1 ] && grep -q 'up{job="node"}' rapolicy.rules.yml
 tap $? "the rules have one job selector, up{job=\"node\"}"
 sh rules-job.sh node-prod >$T/job.yml && grep -q 'up{job="node-prod"}' $T/job.yml &&
