@@ -4,7 +4,8 @@
  * path.
  *
  * RAP_RANDOM_SETS sets of RAP_RANDOM_WAYS mappings (random.c), each under
- * its own spinlock: the hooks run under rcu_read_lock() and may not sleep.
+ * its own spinlock, on cache lines of its own: the hooks run under
+ * rcu_read_lock() and may not sleep.
  * A mapping's set is chosen by a hash of its key (random.h); the key is
  * compared, never dereferenced, so a mapping that goes away leaves an
  * entry that ages out.
@@ -18,15 +19,23 @@
 #include "rapolicy.h"
 #include "random.h"
 
-static struct rap_random_set rap_random_sets[RAP_RANDOM_SETS];
-static spinlock_t rap_random_locks[RAP_RANDOM_SETS];
+/*
+ * A set and its lock, on cache lines of their own: the faults of one set
+ * do not bounce another set's lock between CPUs
+ */
+struct rap_random_slot {
+	spinlock_t lock;	/* serialises the decisions on @set */
+	struct rap_random_set set;
+} ____cacheline_aligned_in_smp;
+
+static struct rap_random_slot rap_random_slots[RAP_RANDOM_SETS];
 
 void rap_random_init(void)
 {
 	unsigned int i;
 
 	for (i = 0; i < RAP_RANDOM_SETS; i++)
-		spin_lock_init(&rap_random_locks[i]);
+		spin_lock_init(&rap_random_slots[i].lock);
 }
 
 static struct rap_random_key rap_random_key(const struct vm_area_struct *vma)
@@ -76,12 +85,12 @@ bool rap_random_mmap_ra(const struct ra_policy_fault *fault,
 	    fault->point != RA_POLICY_SYNC_THP &&
 	    fault->point != RA_POLICY_ASYNC)
 		return false;
-	spin_lock(&rap_random_locks[set]);
-	r = rap_random_find(&rap_random_sets[set], &key,
+	spin_lock(&rap_random_slots[set].lock);
+	r = rap_random_find(&rap_random_slots[set].set, &key,
 			    fault->point != RA_POLICY_ASYNC);
 	if (r)
 		shrunk = rap_random_decide(r, &rf, win, &did);
-	spin_unlock(&rap_random_locks[set]);
+	spin_unlock(&rap_random_slots[set].lock);
 	if (did & RAP_RANDOM_DID_SHRINK)
 		rap_stat_add(arm, RAP_STAT_random_fault, 1);
 	if (did & RAP_RANDOM_DID_RETURN)
@@ -144,11 +153,11 @@ bool rap_random_mmap_hit(const struct ra_policy_hit *hit, bool counted,
 	struct rap_random *r;
 	unsigned int did = 0;
 
-	spin_lock(&rap_random_locks[set]);
-	r = rap_random_find(&rap_random_sets[set], &key, false);
+	spin_lock(&rap_random_slots[set].lock);
+	r = rap_random_find(&rap_random_slots[set].set, &key, false);
 	if (r)
 		counted = rap_random_hit(r, hit->index, counted, &did);
-	spin_unlock(&rap_random_locks[set]);
+	spin_unlock(&rap_random_slots[set].lock);
 	if (did & RAP_RANDOM_DID_CREDIT)
 		rap_stat_add(arm, RAP_STAT_random_credit, 1);
 	return counted;
