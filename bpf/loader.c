@@ -4,7 +4,8 @@
  *
  *   rapolicy-bpf load FILE.bpf.o   register its struct rapolicy_ops
  *   rapolicy-bpf unload            unregister the loaded one
- *   rapolicy-bpf status            its name and struct_ops map id, or none
+ *   rapolicy-bpf status            its name and struct_ops map id (and
+ *                                  whether the watchdog ejected it), or none
  *
  * The struct_ops map is registered without a link, so it stays registered
  * when this program exits, and unload deletes its element, which
@@ -21,10 +22,14 @@
 
 #define BPF_OPS "/sys/kernel/mm/rapolicy/bpf_ops"
 
-/* "NAME ID" from bpf_ops into @name and @id; 1 if none, -1 on error */
-static int read_bpf_ops(char *name, size_t len, unsigned int *id)
+/*
+ * "NAME ID [ejected]" from bpf_ops into @name, @id and @ejected; 1 if
+ * none, -1 on error
+ */
+static int read_bpf_ops(char *name, size_t len, unsigned int *id,
+			int *ejected)
 {
-	char line[128], fmt[32];
+	char line[128], fmt[32], word[16] = "";
 	FILE *f = fopen(BPF_OPS, "r");
 	int n;
 
@@ -39,9 +44,10 @@ static int read_bpf_ops(char *name, size_t len, unsigned int *id)
 		return -1;
 	}
 	fclose(f);
-	snprintf(fmt, sizeof(fmt), "%%%zus %%u", len - 1);
-	n = sscanf(line, fmt, name, id);
-	if (n == 2)
+	snprintf(fmt, sizeof(fmt), "%%%zus %%u %%15s", len - 1);
+	n = sscanf(line, fmt, name, id, word);
+	*ejected = n == 3 && !strcmp(word, "ejected");
+	if (n == 2 || *ejected)
 		return 0;
 	if (n == 1 && (!strcmp(name, "none") || !strcmp(name, "unsupported")))
 		return 1;
@@ -53,14 +59,15 @@ static int cmd_status(void)
 {
 	char name[64];
 	unsigned int id;
-	int ret = read_bpf_ops(name, sizeof(name), &id);
+	int ejected, ret = read_bpf_ops(name, sizeof(name), &id, &ejected);
 
 	if (ret < 0)
 		return 1;
 	if (ret)
 		printf("%s\n", name);
 	else
-		printf("%s (struct_ops map %u)\n", name, id);
+		printf("%s (struct_ops map %u)%s\n", name, id,
+		       ejected ? ", ejected by the watchdog" : "");
 	return 0;
 }
 
@@ -105,7 +112,8 @@ static int cmd_unload(void)
 {
 	char name[64];
 	unsigned int id;
-	int key = 0, fd, ret = read_bpf_ops(name, sizeof(name), &id);
+	int key = 0, fd, ejected;
+	int ret = read_bpf_ops(name, sizeof(name), &id, &ejected);
 
 	if (ret < 0)
 		return 1;

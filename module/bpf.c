@@ -8,10 +8,22 @@
  * mmap_ra, has the signature of struct readahead_policy_ops' own: it sees
  * the kernel's read-only copy of the fault and may write the window, and
  * nothing else (rap_bpf_btf_struct_access()). Programs run under
- * rcu_read_lock() in the fault path, so the verifier refuses sleepable
- * helpers and kfuncs. The window a program returns goes to the kernel
- * like the module's own, through the same window check; the module only
- * counts, with the same rules, the windows that check will cut or refuse.
+ * rcu_read_lock() in the fault path with the mmap or VMA lock held: a
+ * sleepable program (SEC("struct_ops.s/...")) is refused at load
+ * (rap_bpf_check_member()), and in the others the verifier refuses
+ * helpers and kfuncs that may sleep. The window a program returns goes to
+ * the kernel like the module's own, through the same window check; the
+ * module only counts, with the same rules, the windows that check will
+ * cut or refuse.
+ *
+ * A watchdog, as sched_ext's for BPF schedulers (kernel/sched/ext.c):
+ * a program that returns RAP_BPF_REFUSED_MAX refused windows in a row,
+ * or asks bpf_rapolicy_cached() about more than RAP_BPF_CACHED_PAGES
+ * pages in one decision, is ejected: no fault calls it any more, the arms
+ * decide with their built-in policies, stats/bpf_eject counts it and one
+ * line goes to the kernel log. Its struct_ops map stays registered, as a
+ * disabled sched_ext scheduler's stays attached, until user space
+ * unloads it; bpf_ops shows it as ejected.
  *
  * One program at a time; the arm whose "bpf" policy is "on" asks it
  * first, so a BPF policy can be either arm of an A/B comparison.
@@ -36,6 +48,15 @@
 #include <linux/btf_ids.h>
 
 #define RAP_BPF_NAME_LEN 16
+/* Refused windows in a row after which a program is ejected */
+#define RAP_BPF_REFUSED_MAX	64
+/*
+ * Pages bpf_rapolicy_cached() may look at in one decision, over all its
+ * calls: so many xarray entries at most (a call is charged the pages of
+ * its range, at least one). The largest window the kernel reads on
+ * x86-64, two PMD folios (ra_policy_max_pages()).
+ */
+#define RAP_BPF_CACHED_PAGES	1024
 
 /**
  * struct rapolicy_ops - a readahead policy in BPF
@@ -54,17 +75,78 @@ static struct rapolicy_ops __rcu *rap_bpf_ops;
 static DEFINE_MUTEX(rap_bpf_mutex);
 /* The type is registered: the module was built with its BTF */
 static bool rap_bpf_registered;
+/*
+ * The registered program the watchdog ejected, or NULL: set once by the
+ * fault that ejects it, cleared when the next program registers (after
+ * rap_bpf_unreg() waited for every fault of the ejected one)
+ */
+static struct rapolicy_ops *rap_bpf_ejected;
+/* Refused windows in a row of the registered program */
+static atomic_t rap_bpf_refused;
+
+/*
+ * What a program is called with: the kernel's fault, copied so that
+ * bpf_rapolicy_cached() finds the decision's budget next to it (the
+ * program cannot write it, rap_bpf_btf_struct_access())
+ */
+struct rap_bpf_fault {
+	struct ra_policy_fault fault;
+	unsigned int cached_pages;	/* left of RAP_BPF_CACHED_PAGES */
+	bool over;			/* asked for more */
+};
+
+/* Pages of the file of @fault, the last one partial */
+static pgoff_t rap_bpf_file_pages(const struct ra_policy_fault *fault)
+{
+	loff_t isize = i_size_read(fault->file->f_mapping->host);
+
+	return isize > 0 ? ((isize - 1) >> PAGE_SHIFT) + 1 : 0;
+}
 
 /* Whether the kernel's window check will refuse or cut @win: to count it */
 static bool rap_bpf_window_cut(const struct ra_policy_fault *fault,
-			       const struct ra_policy_window *win)
+			       const struct ra_policy_window *win,
+			       pgoff_t pages)
 {
-	struct address_space *mapping = fault->file->f_mapping;
-	loff_t isize = i_size_read(mapping->host);
-	pgoff_t pages = isize > 0 ? ((isize - 1) >> PAGE_SHIFT) + 1 : 0;
-
 	return rap_window_cut(win, fault->vma_start, fault->vma_end, pages,
 			      fault->max_pages, fault->max_order);
+}
+
+/*
+ * Whether the kernel's window check will refuse @win outright: the
+ * refusals of rap_window_cut(), a window with nothing inside the file and
+ * the faulting VMA
+ */
+static bool rap_bpf_window_refused(const struct ra_policy_fault *fault,
+				   const struct ra_policy_window *win,
+				   pgoff_t pages)
+{
+	pgoff_t last;
+
+	if (!pages || !win->size || fault->vma_end <= fault->vma_start)
+		return true;
+	last = min(pages, fault->vma_end) - 1;
+	if (win->start > last)
+		return true;
+	/* the window's last page, computed so that it cannot wrap */
+	if (win->size - 1 < last - win->start)
+		last = win->start + win->size - 1;
+	return last < fault->vma_start;
+}
+
+/*
+ * Eject @ops: the first fault to find it misbehaving does, once. Safe in
+ * the fault path: a store, a counter and a printk, nothing that sleeps;
+ * faults that read @ops before see the ejection at their next decision.
+ */
+static void rap_bpf_eject(struct rapolicy_ops *ops, enum rap_arm arm,
+			  const char *why)
+{
+	if (cmpxchg(&rap_bpf_ejected, NULL, ops))
+		return;
+	rap_stat_add(arm, RAP_STAT_bpf_eject, 1);
+	pr_warn("BPF policy %s ejected: %s; the arms decide without it until it is unloaded\n",
+		ops->name, why);
 }
 
 /* Called by rap_bpf_decide() under rcu_read_lock() for arms with bpf=on */
@@ -72,17 +154,36 @@ bool rap_bpf_mmap_ra(const struct ra_policy_fault *fault,
 		     struct ra_policy_window *win, enum rap_arm arm)
 {
 	struct rapolicy_ops *ops = rcu_dereference(rap_bpf_ops);
+	struct rap_bpf_fault bf = {
+		.fault = *fault,
+		.cached_pages = RAP_BPF_CACHED_PAGES,
+	};
 	struct ra_policy_window w = *win;
+	pgoff_t pages;
+	bool replaced;
 
-	if (!ops || !ops->mmap_ra)
+	if (!ops || !ops->mmap_ra || READ_ONCE(rap_bpf_ejected) == ops)
 		return false;
-	if (!ops->mmap_ra(fault, &w)) {
+	replaced = ops->mmap_ra(&bf.fault, &w);
+	if (bf.over) {
+		rap_bpf_eject(ops, arm, "bpf_rapolicy_cached() over its pages a decision");
+		return false;
+	}
+	if (!replaced) {
 		win->max_index = w.max_index;
+		return false;
+	}
+	pages = rap_bpf_file_pages(fault);
+	if (!rap_bpf_window_refused(fault, &w, pages)) {
+		if (atomic_read(&rap_bpf_refused))
+			atomic_set(&rap_bpf_refused, 0);
+	} else if (atomic_inc_return(&rap_bpf_refused) >= RAP_BPF_REFUSED_MAX) {
+		rap_bpf_eject(ops, arm, "refused windows in a row");
 		return false;
 	}
 	*win = w;
 	rap_stat_add(arm, RAP_STAT_bpf, 1);
-	if (rap_bpf_window_cut(fault, win))
+	if (rap_bpf_window_cut(fault, win, pages))
 		rap_stat_add(arm, RAP_STAT_bpf_clamp, 1);
 	return true;
 }
@@ -95,16 +196,28 @@ __bpf_kfunc_start_defs();
  * @first: first page index
  * @last: last page index
  *
+ * A decision may ask about RAP_BPF_CACHED_PAGES pages over all its calls,
+ * a call being charged the pages of its range (at least one); the call
+ * that asks for more looks at nothing, and the watchdog ejects the
+ * program when it returns (rap_bpf_mmap_ra()).
+ *
  * Return: true if some folio (not a shadow entry) of @fault's file is
  * cached in [@first, @last].
  */
 __bpf_kfunc bool bpf_rapolicy_cached(const struct ra_policy_fault *fault,
 				     u64 first, u64 last)
 {
+	struct rap_bpf_fault *bf = container_of(fault, struct rap_bpf_fault,
+						fault);
 	const pgoff_t max = (pgoff_t)(LLONG_MAX >> PAGE_SHIFT) - 1;
 
 	if (first > last || first > max)
 		return false;
+	if (bf->over || last - first >= bf->cached_pages) {
+		bf->over = true;
+		return false;
+	}
+	bf->cached_pages -= last - first + 1;
 	return filemap_range_has_page(fault->file->f_mapping,
 				      (loff_t)first << PAGE_SHIFT,
 				      ((loff_t)min_t(u64, last, max) + 1) *
@@ -143,6 +256,10 @@ static int rap_bpf_init(struct btf *btf)
 }
 
 /*
+ * No sleepable program: bpf_copy_from_user() and the other helpers a
+ * sleepable program may call can sleep, or fault on the task's own memory
+ * and wait for the mmap lock its fault holds.
+ *
  * The type of mmap_ra's window, as the verifier types the argument: from
  * the member's own prototype in the module's BTF (a BTF_ID_LIST of the
  * module would hold the id of the distilled base, not the running one).
@@ -153,6 +270,9 @@ static int rap_bpf_check_member(const struct btf_type *t,
 {
 	const struct btf_type *type = btf_type_by_id(rap_bpf_btf, member->type);
 
+	/* it would run under rcu_read_lock() with the mmap or VMA lock held */
+	if (prog->sleepable)
+		return -EINVAL;
 	if (!type || !btf_type_is_ptr(type))
 		return -EINVAL;
 	type = btf_type_by_id(rap_bpf_btf, type->type);
@@ -228,10 +348,14 @@ static int rap_bpf_reg(void *kdata, struct bpf_link *link)
 	int err = 0;
 
 	mutex_lock(&rap_bpf_mutex);
-	if (rcu_access_pointer(rap_bpf_ops))
+	if (rcu_access_pointer(rap_bpf_ops)) {
 		err = -EBUSY;
-	else
+	} else {
+		/* no fault runs an earlier program: rap_bpf_unreg() */
+		WRITE_ONCE(rap_bpf_ejected, NULL);
+		atomic_set(&rap_bpf_refused, 0);
 		rcu_assign_pointer(rap_bpf_ops, (struct rapolicy_ops *)kdata);
+	}
 	mutex_unlock(&rap_bpf_mutex);
 	if (!err)
 		pr_info("BPF policy %s registered\n",
@@ -272,7 +396,10 @@ static struct bpf_struct_ops rap_bpf_struct_ops = {
 	.owner = THIS_MODULE,
 };
 
-/* bpf_ops: "<name> <struct_ops map id>" of the loaded program, or "none" */
+/*
+ * bpf_ops: "<name> <struct_ops map id>" of the loaded program, with
+ * " ejected" once the watchdog ejected it, or "none"
+ */
 static ssize_t bpf_ops_show(struct kobject *kobj, struct kobj_attribute *attr,
 			    char *buf)
 {
@@ -283,8 +410,10 @@ static ssize_t bpf_ops_show(struct kobject *kobj, struct kobj_attribute *attr,
 	ops = rcu_dereference_protected(rap_bpf_ops,
 					lockdep_is_held(&rap_bpf_mutex));
 	if (ops)
-		len = sysfs_emit(buf, "%s %u\n", ops->name,
-				 bpf_struct_ops_id(ops));
+		len = sysfs_emit(buf, "%s %u%s\n", ops->name,
+				 bpf_struct_ops_id(ops),
+				 READ_ONCE(rap_bpf_ejected) == ops ?
+				 " ejected" : "");
 	else
 		len = sysfs_emit(buf, rap_bpf_registered ? "none\n" :
 				 "unsupported\n");

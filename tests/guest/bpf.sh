@@ -1,12 +1,15 @@
 #!/bin/sh
 # Readahead policies in BPF (TAP): struct rapolicy_ops of rapolicy.ko,
 # loaded by rapolicy-bpf (docs/BPF.md). The verifier refuses a program that
-# writes the fault or may sleep; each port makes the same decisions as its
+# writes the fault or may sleep, and the module a sleepable one; each port
+# makes the same decisions as its
 # C original on the same walk, run side by side as arm A (C) and arm B
 # (BPF) of the A/B machinery, so the same major faults and sectors; a
 # hostile program's windows are all cut or refused by the kernel and
-# counted; unloading while faults run is safe, and the module cannot go
-# while a program uses it.
+# counted; the watchdog ejects a program whose windows are refused again
+# and again, and one that asks for a scan of the page cache; unloading
+# while faults run is safe, and the module cannot go while a program uses
+# it.
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -29,12 +32,14 @@ all_policies_off
 [ "$(bpf_ops)" = none ]
 tap $? "bpf_ops: none loaded"
 
-for bad in bad_write bad_sleep; do
+# bad_sleepable.bpf.o is the verifier's to pass (a sleepable struct_ops
+# program may call bpf_copy_from_user()) and the module's to refuse
+for bad in bad_write bad_sleep bad_sleepable; do
 	rapolicy-bpf load "$PROGS/$bad.bpf.o" >/tmp/bad.out 2>&1
 	rc=$?
-	sed 's/^/# /' /tmp/bad.out | grep -E 'rapolicy_ops may only|might sleep|sleepable|refused' | head -3
+	sed 's/^/# /' /tmp/bad.out | grep -E 'rapolicy_ops may only|might sleep|unsupported member|refused' | head -3
 	[ $rc != 0 ] && [ "$(bpf_ops)" = none ]
-	tap $? "the verifier refuses $bad.bpf.o, nothing registered"
+	tap $? "$bad.bpf.o is refused at load, nothing registered"
 done
 
 # in_arm ARM COMMAND...: run COMMAND in the cgroup of arm ARM (a or b)
@@ -108,7 +113,8 @@ all_policies_off
 echo off >"$AB/mode"
 
 # Every window of hostile.bpf.o is refused (past the VMA) or cut (the whole
-# address space, a marker past its end, folio order 31): the walks
+# address space, a marker past its end, folio order 31), one and the
+# other in turn, so that the watchdog leaves it be: the walks
 # complete, read no page twice, and every window it returned is counted
 # as cut or refused.
 rapolicy-bpf load "$PROGS/hostile.bpf.o" >/dev/null && echo on >"$RAPOLICY_SYSFS/bpf"
@@ -140,6 +146,39 @@ for adv in normal seq huge; do
 	done
 done
 rapolicy-bpf unload >/dev/null
+
+# The watchdog (module/bpf.c). refuser.bpf.o returns a window past the
+# VMA at every decision: the kernel refuses the first 63, and the 64th
+# (RAP_BPF_REFUSED_MAX) ejects it; from then on no fault calls it. A walk
+# of 64 MiB in 128-page windows decides more than 64 times.
+# eject_test PROG WINDOWS REASON: PROG ejected by a cold forward walk in
+# arm A, after WINDOWS of its windows went to the kernel: bpf_eject 1, one
+# kernel log line naming REASON, bpf_ops says so, a second walk calls it
+# no more, another program is refused until it is unloaded
+eject_test() {
+	dmesg -c >/dev/null
+	echo 1 >"$RAPOLICY_SYSFS/stats/reset"
+	rapolicy-bpf load "$PROGS/$1.bpf.o" >/dev/null && echo on >"$RAPOLICY_SYSFS/bpf" &&
+		walk normal forward "$fa" || return 1
+	_log=$(dmesg | grep -c "BPF policy $1 ejected: $3")
+	echo "# $1: $(counter bpf_eject a) ejected, $(counter bpf a) windows, $_log log lines; bpf_ops: $(bpf_ops)"
+	[ "$(counter bpf_eject a)" = 1 ] && [ "$(counter bpf a)" = "$2" ] &&
+		[ "$(counter bpf_clamp a)" = "$2" ] && [ "$_log" = 1 ] &&
+		bpf_ops | grep -q "^$1 [0-9]* ejected$" || return 1
+	walk normal forward "$fa" && [ "$(counter bpf a)" = "$2" ] &&
+		[ "$(counter bpf_eject a)" = 1 ] || return 1
+	! rapolicy-bpf load "$PROGS/descending_seq.bpf.o" 2>/dev/null &&
+		rapolicy-bpf unload >/dev/null && [ "$(bpf_ops)" = none ]
+}
+eject_test refuser 63 "refused windows in a row"
+tap $? "refuser: ejected after 63 refused windows, bpf_eject 1, one log line, called no more"
+# scanner.bpf.o asks bpf_rapolicy_cached() about its whole mapping and
+# beyond, more than the 1024 pages (RAP_BPF_CACHED_PAGES) a decision may:
+# the kfunc looks at nothing and the first decision ejects it, its answer
+# unused
+eject_test scanner 0 "bpf_rapolicy_cached() over its pages"
+tap $? "scanner: a scan of the page cache is refused, the program ejected at its first decision"
+echo off >"$RAPOLICY_SYSFS/bpf"
 
 # Unload and load while walkers fault: each switch returns only once no
 # fault runs the old program (rap_bpf_unreg()); the walkers, each on a
