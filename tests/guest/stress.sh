@@ -220,13 +220,21 @@ flipper() {
 
 # bpf_cycle: on a kernel with BPF policies (docs/BPF.md), each program of
 # $BPF_PROGS loaded and unloaded while the walkers fault and the flipper
-# flips the bpf policy of both arms; counted in $bpf_loads, $bpf_failed.
+# flips the bpf policy of both arms (scanner.bpf.o asks for a scan of the
+# page cache, and the watchdog ejects it at its first decision under a
+# bpf=on arm), and the sleepable bad_sleepable.bpf.o refused at load;
+# counted in $bpf_loads, $bpf_failed.
 # Then waits for the struct_ops maps, freed after an RCU grace period, to
 # put their reference on the module, so that modprobe -r can succeed.
-BPF_PROGS="descending_seq sync_mmap_order hostile"
+BPF_PROGS="descending_seq sync_mmap_order hostile scanner"
 bpf_loads=0 bpf_failed=0
 bpf_cycle() {
 	[ -x /usr/bin/rapolicy-bpf ] && [ -d /sys/kernel/btf ] || return 0
+	if rapolicy-bpf load /usr/bin/bad_sleepable.bpf.o >/dev/null 2>&1; then
+		echo "bad_sleepable.bpf.o loaded" >>"$STATE/reloader.err"
+		rapolicy-bpf unload >/dev/null 2>>"$STATE/reloader.err"
+		bpf_failed=$((bpf_failed + 1))
+	fi
 	for _p in $BPF_PROGS; do
 		if rapolicy-bpf load "/usr/bin/$_p.bpf.o" >/dev/null 2>>"$STATE/reloader.err" &&
 			usleep 300000 && rapolicy-bpf unload >/dev/null 2>>"$STATE/reloader.err"; then
