@@ -58,6 +58,8 @@ if [ "$series" != 7.3 ]; then
 fi
 [ "$series" != 7.3 ] || {
 run_suite kernel bash tests/kernel/test-kernel.sh
+# rapolicy.ko's stack frames (scripts/checkstack.pl) and random_miss's lock layout
+run_suite stack bash tests/kernel/stack.sh
 # W=1 build matrix of the patched objects and the module (tests/kernel/matrix.sh)
 run_suite matrix bash tests/kernel/matrix.sh
 run_suite api bash tests/api/run.sh
