@@ -226,8 +226,17 @@ __bpf_kfunc bool bpf_rapolicy_cached(const struct ra_policy_fault *fault,
 
 __bpf_kfunc_end_defs();
 
+/*
+ * Trusted arguments only: the fault a program passes is the one it was
+ * called with, inside a struct rap_bpf_fault. Kernels without the flag
+ * take only trusted pointers for every kfunc.
+ */
+#ifndef KF_TRUSTED_ARGS
+#define KF_TRUSTED_ARGS 0
+#endif
+
 BTF_KFUNCS_START(rap_bpf_kfunc_ids)
-BTF_ID_FLAGS(func, bpf_rapolicy_cached)
+BTF_ID_FLAGS(func, bpf_rapolicy_cached, KF_TRUSTED_ARGS)
 BTF_KFUNCS_END(rap_bpf_kfunc_ids)
 
 static struct bpf_struct_ops rap_bpf_struct_ops;

@@ -178,7 +178,6 @@ tap $? "refuser: ejected after 63 refused windows, bpf_eject 1, one log line, ca
 # unused
 eject_test scanner 0 "bpf_rapolicy_cached() over its pages"
 tap $? "scanner: a scan of the page cache is refused, the program ejected at its first decision"
-echo off >"$RAPOLICY_SYSFS/bpf"
 
 # Unload and load while walkers fault: each switch returns only once no
 # fault runs the old program (rap_bpf_unreg()); the walkers, each on a
