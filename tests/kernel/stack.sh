@@ -34,8 +34,8 @@ tap $rc "rapolicy.ko builds against $(basename "$tree")"
 
 # "0x... function [rapolicy]:<tab>bytes", largest first
 objdump -d "$T/rapolicy.ko" | perl "$tree/scripts/checkstack.pl" x86_64 0 |
-	awk '{ print $2, $NF }' >"$T/frames"
-[ -s "$T/frames" ]
+	sed -E 's/^0x[0-9a-f]+ ([^ ]+) \[[^]]*\]:[[:space:]]*([0-9]+)$/\1 \2/' >"$T/frames"
+[ -s "$T/frames" ] && ! grep -qv '^[a-z_0-9.]* [0-9]*$' "$T/frames"
 tap $? "checkstack.pl reads rapolicy.ko's frames ($(wc -l <"$T/frames") functions)"
 head -n 8 "$T/frames" | sed 's/^/# frame: /'
 path=0
