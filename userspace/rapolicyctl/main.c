@@ -23,7 +23,7 @@ static const struct {
 	{ "stats", cmd_stats, "counters: text, JSON, Prometheus, per interval" },
 	{ "ab", cmd_ab, "arm B, A/B assignment, A/B report" },
 	{ "policies", cmd_policies, "each policy and number of the module's table, with its help" },
-	{ "help", cmd_help, "this text, or 'help COMMAND': that command's" },
+	{ "help", cmd_help, "this text, or 'help COMMAND [WORD...]': that command's" },
 };
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -40,16 +40,15 @@ static void help(FILE *f)
 	      "Exit status: 0 success, 1 error or drift, 2 bad usage or input.\n", f);
 }
 
-/* help [COMMAND [SUBCOMMAND]]: what COMMAND [SUBCOMMAND] --help prints */
+/* help [COMMAND [WORD...]]: what COMMAND [WORD...] --help prints */
 static int cmd_help(struct ctx *c, int argc, char **argv)
 {
-	char *args[4] = { argv[argc > 1 ? 1 : 0], argc > 2 ? argv[2] : "--help",
-			  "--help", NULL };
+	char *args[8];
 
 	for (int i = 1; i < argc; i++) {
 		if (is_help(argv[i]) || !strcmp(argv[i], "help")) {
-			fputs("Usage: rapolicyctl help [COMMAND [SUBCOMMAND]]\n\n"
-			      "What 'rapolicyctl COMMAND [SUBCOMMAND] --help' prints.\n\n", c->out);
+			fputs("Usage: rapolicyctl help [COMMAND [WORD...]]\n\n"
+			      "What 'rapolicyctl COMMAND [WORD...] --help' prints.\n\n", c->out);
 			help(c->out);
 			return RC_OK;
 		}
@@ -58,8 +57,12 @@ static int cmd_help(struct ctx *c, int argc, char **argv)
 		help(c->out);
 		return RC_OK;
 	}
-	if (argc > 3)
-		return usage(c, "help", "takes a COMMAND and a SUBCOMMAND at most");
+	if (argc > 7)
+		return usage(c, "help", "takes a COMMAND and 5 words at most");
+	for (int i = 1; i < argc; i++)
+		args[i - 1] = argv[i];
+	args[argc - 1] = "--help";
+	args[argc] = NULL;
 	for (size_t k = 0; k < NR_COMMANDS; k++)
 		if (!strcmp(argv[1], commands[k].name))
 			return commands[k].fn(c, argc, args);

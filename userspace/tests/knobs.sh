@@ -10,6 +10,8 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 top=$(cd "$here/.." && pwd)
 . "$top/tests/tap.sh"
 T=$(mktemp -d)
+# q ARGS: grep that reads all its input (grep -q may close a pipe early)
+q() { grep "$@" >/dev/null; }
 trap 'rm -rf "$T"' EXIT
 
 # The rule the knob test below relies on
@@ -47,8 +49,8 @@ rc() {
 	"$fake" settle "$R"
 	return $ret
 }
-rc get test_knob | grep -qx test_knob=7 && rc status | grep -qE "^test_knob +7 +7$" &&
-	rc status --json | tr -d ' \n' | grep -q '"test_knob":7'
+rc get test_knob | q -x test_knob=7 && rc status | q -E "^test_knob +7 +7$" &&
+	rc status --json | tr -d ' \n' | q '"test_knob":7'
 tap $? "get and status show it"
 rc set test_knob=9 >$T/out && grep -qx 9 $M/test_knob && grep -qx 7 $M/ab/test_knob &&
 	grep -qx "test_knob: 7 -> 9" $T/out && rc ab set test_knob=3 >/dev/null && grep -qx 3 $M/ab/test_knob
@@ -56,18 +58,18 @@ tap $? "set and ab set write it"
 rc set test_knob=lots 2>$T/err; [ $? = 2 ] && grep -qx 9 $M/test_knob &&
 	grep -q "test_knob: 'lots' is not a number of pages" $T/err
 tap $? "a value that is no number: exit 2, named with its unit"
-rc save >$T/saved && tr -d ' \n' <$T/saved | grep -q '"a":{[^}]*"test_knob":9' &&
+rc save >$T/saved && tr -d ' \n' <$T/saved | q '"a":{[^}]*"test_knob":9' &&
 	rc set test_knob=7 >/dev/null && rc ab set test_knob=7 >/dev/null && rc apply $T/saved >/dev/null &&
 	grep -qx 9 $M/test_knob && grep -qx 3 $M/ab/test_knob
 tap $? "save keeps it, apply restores it"
-rc apply --check $T/saved | grep -q "valid"
+rc apply --check $T/saved | q "valid"
 tap $? "apply --check takes it"
 rm $M/test_knob $M/ab/test_knob
-rc status | grep -q "^unavailable:.* test_knob" && rc set test_knob=7 >/dev/null &&
+rc status | q "^unavailable:.* test_knob" && rc set test_knob=7 >/dev/null &&
 	! rc set test_knob=8 2>/dev/null
 tap $? "a module without it: unavailable, at its value at load (7) only"
-"$ctl" policies | grep -q "^  test_knob  *pages, a knob only this test has$" &&
-	"$ctl" set --help | grep -q "^  test_knob " && "$ctl" get --help | grep -q "^  test_knob "
+"$ctl" policies | q "^  test_knob  *pages, a knob only this test has$" &&
+	"$ctl" set --help | q "^  test_knob " && "$ctl" get --help | q "^  test_knob "
 tap $? "policies, set --help and get --help document it"
 PATH=$T/build/bin:$PATH bash -c '. "$0"; COMP_WORDS=(rapolicyctl set ""); COMP_CWORD=2;
 	_rapolicyctl; printf "%s\n" "${COMPREPLY[@]}"' "$here/rapolicyctl/rapolicyctl.bash-completion" |

@@ -82,7 +82,7 @@ r=$?
 	grep -qx "rapolicyctl: warning: /etc/modprobe.d/rapolicy.conf sets pmd_hit=off, $T/ok.json sets on: $T/ok.json wins (rapolicy.service applies it after modprobe)" $T/err &&
 	grep -q "^rapolicyctl: warning: /lib/modprobe.d/50-ra.conf sets descending_seq=window, $T/ok.json sets off: " $T/err
 tap $? "apply names each modprobe.d option it overrides, and only those ($r: $(tr '\n' ' ' <$T/err))"
-rc apply --check $T/ok.json 2>&1 >/dev/null | grep -q "sets pmd_hit=off"
+rc apply --check $T/ok.json 2>$T/err >/dev/null && grep -q "sets pmd_hit=off" $T/err
 tap $? "so does apply --check"
 # The BPF policy, persisted by the path of its object: apply loads it with
 # rapolicy-bpf (here one that writes what the module would show)

@@ -9,6 +9,8 @@ set -uo pipefail
 bin=$1 fake=$2
 . "$(dirname "$0")/../../tests/tap.sh"
 T=$(mktemp -d)
+# q ARGS: grep that reads all its input (grep -q may close a pipe early)
+q() { grep "$@" >/dev/null; }
 trap 'rm -rf "$T"' EXIT
 ver=$("$bin/rapolicyctl" --version | cut -d' ' -f2)
 json() { python3 -c 'import json, sys; json.load(sys.stdin)' 2>/dev/null; }
@@ -72,10 +74,10 @@ on $N status >$T/out 2>$T/err &&
 	grep -qx "differs: module 0.2.0, rapolicyctl $ver: it has pmd_hit=maybe walk_limit stats/new_counter" $T/out
 tap $? "status against 0.2.0: exit 0, names what it has ($(cat $T/err; grep differs $T/out))"
 on $N status --json | json && on $N save | json && on $N get >/dev/null && on $N stats >/dev/null &&
-	on $N stats --prometheus | grep -qx "rapolicy_up 1"
+	on $N stats --prometheus >$T/out && grep -qx "rapolicy_up 1" $T/out
 tap $? "status --json, save, get, stats and --prometheus against 0.2.0"
 echo "off on [maybe]" >$N/sys/kernel/mm/rapolicy/pmd_hit
-on $N status >$T/out && grep -qE "^pmd_hit +maybe +off$" $T/out && on $N save | grep -q '"pmd_hit": "maybe"'
+on $N status >$T/out && grep -qE "^pmd_hit +maybe +off$" $T/out && on $N save | q '"pmd_hit": "maybe"'
 tap $? "a value set by the newer tool: shown and saved as it is"
 on $N stats --prometheus >$T/out && grep -q 'policy="pmd_hit",value="on"} 0' $T/out
 tap $? "and the metrics of the values both know"
