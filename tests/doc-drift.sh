@@ -156,7 +156,7 @@ comp() {
 comp rapolicyctl set "" | tr -d = >$T/comp.pol
 { cut -d' ' -f1 $T/policies; echo streams_max_kb; } | diff -u - $T/comp.pol >/dev/null
 tap $? "the completion offers the table's policies and streams_max_kb"
-comp rapolicyctl get "" | grep -qx streams_bytes && [ -z "$(comp rapolicyctl set streams_max_kb=)" ]
+comp rapolicyctl get "" | grep -x streams_bytes >/dev/null && [ -z "$(comp rapolicyctl set streams_max_kb=)" ]
 tap $? "the completion offers get streams_bytes, and no value for streams_max_kb"
 ok=0
 while read -r name vals; do
