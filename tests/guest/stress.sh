@@ -211,7 +211,7 @@ flipper() {
 		if [ $((rounds % 4)) = 3 ]; then
 			put 1 "$RAPOLICY_SYSFS/stats/reset" && resets=$((resets + 1))
 			rapolicyctl status >/dev/null 2>&1
-			rapolicyctl ab report >/dev/null 2>&1
+			rapolicyctl ab status >/dev/null 2>&1
 		fi
 		rounds=$((rounds + 1))
 	done
