@@ -70,6 +70,8 @@ run_suite deb bash tests/deb.sh
 # make demo's install step in a minimal Debian root (tests/deps/demo.list)
 run_suite fresh-demo bash tests/fresh-demo.sh
 run_suite vm bash tests/vm/run-guest-tests.sh
+# docs/OPERATIONS.md's commands, as written, in one boot (tests/operations.sh)
+run_suite operations bash tests/operations.sh
 # Linux 6.12 (patches/6.12): neutrality against stock 6.12, each descending
 # policy and "best" on reverse walks, vma_limit (tests/vm/run-series-tests.sh)
 run_suite kernel-6.12 env KERNEL_SERIES=6.12 bash tests/vm/run-series-tests.sh
