@@ -34,7 +34,7 @@ help:
 	@echo "make patterns      the stream tracker's generated patterns: PATTERN_DRAWS (default 50000) draws, files of up to PATTERN_PAGES (16384) pages, every class a test"
 	@echo "make mutate        remove each rule of the stream tracker in turn; every mutant must fail a case (docs/MUTATION.md)"
 	@echo "make install       install rapolicyctl, rawalk, man pages, completion"
-	@echo "make deb           rapolicy-dkms and rapolicy-tools .debs into build/deb (lintian-checked)"
+	@echo "make deb           rapolicy-dkms, -tools, -monitoring and -bpf .debs into build/deb (lintian-checked)"
 	@echo "make kernel-deb    Debian packages of the patched kernel into build/kernel-deb (KERNEL_DEB_CONFIG=debian|test)"
 
 kernel:
@@ -124,7 +124,8 @@ deb:
 	@tar -C $(TOP) --exclude=./build --exclude=./.git --exclude='*.o' --exclude='*.ko' \
 		--exclude='.*.cmd' --exclude='*.mod' --exclude='*.mod.c' --exclude=Module.symvers \
 		--exclude=modules.order -cf - . | tar -C $(DEB_DIR)/src/rapolicy -xf -
-	@cd $(DEB_DIR)/src/rapolicy && dpkg-buildpackage -us -uc -b >$(DEB_DIR)/build.log 2>&1 || \
+	@kdir=$$(bash $(KERNEL_SCRIPT)) && cd $(DEB_DIR)/src/rapolicy && \
+		RAPOLICY_BPF_KDIR=$$kdir dpkg-buildpackage -us -uc -b >$(DEB_DIR)/build.log 2>&1 || \
 		{ tail -n 30 $(DEB_DIR)/build.log >&2; echo "dpkg-buildpackage failed; log in $(DEB_DIR)/build.log" >&2; exit 1; }
 	@mv $(DEB_DIR)/src/*.deb $(DEB_DIR)/src/*.changes $(DEB_DIR)/src/*.buildinfo $(DEB_DIR)/
 	@rm -rf $(DEB_DIR)/src

@@ -70,8 +70,9 @@ tap $rc "make deb builds the packages"
 dkms_deb=$(ls "$debdir"/rapolicy-dkms_"$version"_all.deb 2>/dev/null)
 tools_deb=$(ls "$debdir"/rapolicy-tools_"$version"_*.deb 2>/dev/null)
 mon_deb=$(ls "$debdir"/rapolicy-monitoring_"$version"_all.deb 2>/dev/null)
-[ -f "$dkms_deb" ] && [ -f "$tools_deb" ] && [ -f "$mon_deb" ]
-tap $? "build/deb has rapolicy-dkms, rapolicy-tools and rapolicy-monitoring $version"
+bpf_deb=$(ls "$debdir"/rapolicy-bpf_"$version"_*.deb 2>/dev/null)
+[ -f "$dkms_deb" ] && [ -f "$tools_deb" ] && [ -f "$mon_deb" ] && [ -f "$bpf_deb" ]
+tap $? "build/deb has rapolicy-dkms, rapolicy-tools, rapolicy-monitoring and rapolicy-bpf $version"
 
 errors=$(grep -c '^E: ' "$debdir/lintian.txt" 2>/dev/null)
 warnings=$(grep -c '^W: ' "$debdir/lintian.txt" 2>/dev/null)
@@ -123,6 +124,22 @@ diff "$work/want-mon" "$work/got-mon" | comment
 	grep -qx './usr/share/rapolicy/grafana/rapolicy.dashboard.json' "$work/got-mon" &&
 	grep -qx './usr/share/rapolicy/prometheus/rapolicy.rules.yml' "$work/got-mon"
 tap $? "rapolicy-monitoring ships the collector, its timer, the rules and the dashboard ($(wc -l <"$work/want-mon") files)"
+
+# rapolicy-bpf: the loader, its man page and the two example policies,
+# BPF objects with their struct_ops map
+dpkg-deb -c "$bpf_deb" | awk '$1 !~ /^d/ { print $6 }' | grep -v '^./usr/share/doc/rapolicy-bpf/' |
+	sed 's/\.gz$//' | sort >"$work/got-bpf"
+printf '%s\n' ./usr/lib/rapolicy/bpf/descending_seq.bpf.o ./usr/lib/rapolicy/bpf/sync_mmap_order.bpf.o \
+	./usr/sbin/rapolicy-bpf ./usr/share/lintian/overrides/rapolicy-bpf ./usr/share/man/man8/rapolicy-bpf.8 |
+	sort >"$work/want-bpf"
+diff "$work/want-bpf" "$work/got-bpf" | comment
+rm -rf "$work/bpf"
+dpkg-deb -x "$bpf_deb" "$work/bpf" 2>/dev/null
+cmp -s "$work/want-bpf" "$work/got-bpf" &&
+	readelf -h "$work/bpf/usr/lib/rapolicy/bpf/descending_seq.bpf.o" 2>/dev/null | grep -q 'Linux BPF' &&
+	readelf -S "$work/bpf/usr/lib/rapolicy/bpf/descending_seq.bpf.o" 2>/dev/null | grep -q '\.struct_ops' &&
+	"$work/bpf/usr/sbin/rapolicy-bpf" 2>&1 | grep -q '^usage: rapolicy-bpf'
+tap $? "rapolicy-bpf ships the loader (it runs), its man page and the two example BPF policies"
 
 # --- on this host -------------------------------------------------------------
 out=$(DEBIAN_FRONTEND=noninteractive apt-get install "${apt_opts[@]}" "$dkms_deb" "$tools_deb" "$mon_deb" 2>&1)
