@@ -82,6 +82,9 @@ run_suite kernel-7.2 env KERNEL_SERIES=7.2 bash tests/vm/run-series-tests.sh
 run_suite clients bash tests/clients/run.sh
 # random_miss with LMDB's mdb_get and sqlite point lookups (about a minute)
 run_suite random-clients bash tests/clients/run-random.sh
+# Debian's db_bench and sqlite3, a 1 GiB model load, a scan after random
+# lookups, under stock, best and random (docs/ENGINES.md; about 5 minutes)
+run_suite engines bash tests/clients/run-engines.sh
 # Its own boot: the disk throttled to 2 I/Os per second keeps a page under
 # writeback while the test faults on it.
 run_suite writeback tests/vm/vm-run --mem 1024 --throttle-iops 2 \
