@@ -141,7 +141,11 @@ get() {
 
 # The targets of docs/ENGINES.md met when they were measured: each is a
 # test; the others are printed as met or as a gap, and are no test.
-asserted="get-stock get-best
+asserted="get-stock get-best get-random rev-major-best rev-sectors-best
+	readseq-sectors-best readseq-major-best readseq-sectors-random
+	readseq-major-random readreverse-sectors-best readreverse-major-best
+	readreverse-sectors-random readreverse-major-random scan-sectors-best
+	scan-major-best scan-sectors-random scan-major-random
 	sqlite-ASC-sectors-best sqlite-ASC-sectors-random sqlite-ASC-major-best
 	sqlite-ASC-major-random sqlite-DESC-major-best sqlite-DESC-major-random
 	loader-sectors phase-random"
