@@ -135,10 +135,12 @@ printf '%s\n' ./usr/lib/rapolicy/bpf/descending_seq.bpf.o ./usr/lib/rapolicy/bpf
 diff "$work/want-bpf" "$work/got-bpf" | comment
 rm -rf "$work/bpf"
 dpkg-deb -x "$bpf_deb" "$work/bpf" 2>/dev/null
+# (rapolicy-bpf without arguments prints its usage and exits 1)
+usage=$("$work/bpf/usr/sbin/rapolicy-bpf" 2>&1)
 cmp -s "$work/want-bpf" "$work/got-bpf" &&
 	readelf -h "$work/bpf/usr/lib/rapolicy/bpf/descending_seq.bpf.o" 2>/dev/null | grep -q 'Linux BPF' &&
-	readelf -S "$work/bpf/usr/lib/rapolicy/bpf/descending_seq.bpf.o" 2>/dev/null | grep -q '\.struct_ops' &&
-	"$work/bpf/usr/sbin/rapolicy-bpf" 2>&1 | grep -q '^usage: rapolicy-bpf'
+	readelf -SW "$work/bpf/usr/lib/rapolicy/bpf/descending_seq.bpf.o" 2>/dev/null | grep -q ' \.struct_ops ' &&
+	echo "$usage" | grep -q '^usage: rapolicy-bpf'
 tap $? "rapolicy-bpf ships the loader (it runs), its man page and the two example BPF policies"
 
 # --- on this host -------------------------------------------------------------
