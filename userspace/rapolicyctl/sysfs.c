@@ -23,10 +23,11 @@
 	static const char *const vals_##name[] = { __VA_ARGS__ };
 #include "table.h"
 
-#define RAP_POLICY(name, orders, help, ...) [POL_##name] = { #name, help, \
-	vals_##name, sizeof(vals_##name) / sizeof(vals_##name[0]), orders, true },
-#define RAP_KNOB(name, settable, at_load, unit, help) [POL_##name] = { #name, help, \
-	NULL, 0, false, settable, at_load, unit },
+#define RAP_POLICY(n, o, h, ...) [POL_##n] = { .name = #n, .help = h, \
+	.values = vals_##n, .nr = sizeof(vals_##n) / sizeof(vals_##n[0]), \
+	.order = o, .settable = true },
+#define RAP_KNOB(n, s, a, u, h) [POL_##n] = { .name = #n, .help = h, \
+	.settable = s, .at_load = a, .unit = u },
 const struct pol_def pol_defs[NR_SHOWN] = {
 #include "table.h"
 };
