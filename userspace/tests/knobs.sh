@@ -8,11 +8,7 @@ set -uo pipefail
 bin=$(cd "$1" && pwd) fake=$(realpath "$2")
 here=$(cd "$(dirname "$0")/.." && pwd)
 top=$(cd "$here/.." && pwd)
-. "$top/tests/tap.sh"
-T=$(mktemp -d)
-# q ARGS: grep that reads all its input (grep -q may close a pipe early)
-q() { grep "$@" >/dev/null; }
-trap 'rm -rf "$T"' EXIT
+. "$here/tests/prelude.sh"
 
 # The rule the knob test below relies on
 ok=0
@@ -39,16 +35,10 @@ awk '/^RAP_STAT\(sync_miss,/ && !done {
 grep -q test_knob $T/inc/table.h && make -s -C "$here" BUILD=$T/build CPPFLAGS=-I$T/inc \
 	$T/build/bin/rapolicyctl >$T/out 2>&1
 tap $? "rapolicyctl builds from a table with a new knob ($(tail -n 3 $T/out))"
-ctl=$T/build/bin/rapolicyctl
-R=$T/root
+rapctl=$T/build/bin/rapolicyctl
+R=$T/knobroot
 M=$R/sys/kernel/mm/rapolicy
 "$fake" create "$R" && echo 7 >$M/test_knob && echo 7 >$M/ab/test_knob || exit 1
-rc() {
-	"$ctl" --root "$R" "$@"
-	local ret=$?
-	"$fake" settle "$R"
-	return $ret
-}
 rc get test_knob | q -x test_knob=7 && rc status | q -E "^test_knob +7 +7$" &&
 	rc status --json | tr -d ' \n' | q '"test_knob":7'
 tap $? "get and status show it"
@@ -68,8 +58,8 @@ rm $M/test_knob $M/ab/test_knob
 rc status | q "^unavailable:.* test_knob" && rc set test_knob=7 >/dev/null &&
 	! rc set test_knob=8 2>/dev/null
 tap $? "a module without it: unavailable, at its value at load (7) only"
-"$ctl" policies | q "^  test_knob  *pages, a knob only this test has$" &&
-	"$ctl" set --help | q "^  test_knob " && "$ctl" get --help | q "^  test_knob "
+"$rapctl" policies | q "^  test_knob  *pages, a knob only this test has$" &&
+	"$rapctl" set --help | q "^  test_knob " && "$rapctl" get --help | q "^  test_knob "
 tap $? "policies, set --help and get --help document it"
 PATH=$T/build/bin:$PATH bash -c '. "$0"; COMP_WORDS=(rapolicyctl set ""); COMP_CWORD=2;
 	_rapolicyctl; printf "%s\n" "${COMPREPLY[@]}"' "$here/rapolicyctl/rapolicyctl.bash-completion" |

@@ -5,20 +5,8 @@
 #   persist.sh BINDIR FAKE_TREE
 set -uo pipefail
 bin=$1 fake=$2
-. "$(dirname "$0")/../../tests/tap.sh"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-R=$T/root
-M=$R/sys/kernel/mm/rapolicy
-"$fake" create "$R" || exit 1
-rc() {
-	"$bin/rapolicyctl" --root "$R" "$@"
-	local ret=$?
-	"$fake" settle "$R"
-	return $ret
-}
+. "$(dirname "$0")/prelude.sh"
 bare() { "$bin/rapolicyctl" --root "$R" "$@"; }	# the module gone: nothing to settle
-tree() { find "$M" -type f | sort | xargs cat; }
 mkdir $T/etc
 
 rc profile best >/dev/null && rc save -o $T/etc/rapolicy.conf >$T/out 2>$T/err &&

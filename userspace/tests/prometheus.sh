@@ -5,16 +5,11 @@
 set -uo pipefail
 bin=$1 fake=$2
 top=$(cd "$(dirname "$0")/../.." && pwd)
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-. "$(dirname "$0")/../../tests/tap.sh"
+. "$(dirname "$0")/prelude.sh"
 if ! command -v promtool >/dev/null; then
 	echo "not ok 1 - promtool is missing: apt-get install prometheus"
 	exit 1
 fi
-R=$T/root
-"$fake" create "$R" || exit 1
-rc() { "$bin/rapolicyctl" --root "$R" "$@"; }
 
 rc stats --prometheus >$T/m
 tap $? "stats --prometheus"

@@ -3,20 +3,7 @@
 #   rapolicyctl.sh BINDIR FAKE_TREE
 set -uo pipefail
 bin=$1 fake=$2
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-. "$(dirname "$0")/../../tests/tap.sh"
-R=$T/root
-M=$R/sys/kernel/mm/rapolicy
-"$fake" create "$R" || exit 1
-# rc ARGS: rapolicyctl on the fake tree, which then shows what the module would
-rc() {
-	"$bin/rapolicyctl" --root "$R" "$@"
-	local ret=$?
-	"$fake" settle "$R"
-	return $ret
-}
-tree() { find "$M" -type f | sort | xargs cat; }
+. "$(dirname "$0")/prelude.sh"
 
 rc status >$T/out
 tap $? "status on a fresh tree"

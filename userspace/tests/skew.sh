@@ -7,13 +7,8 @@
 #   skew.sh BINDIR FAKE_TREE
 set -uo pipefail
 bin=$1 fake=$2
-. "$(dirname "$0")/../../tests/tap.sh"
-T=$(mktemp -d)
-# q ARGS: grep that reads all its input (grep -q may close a pipe early)
-q() { grep "$@" >/dev/null; }
-trap 'rm -rf "$T"' EXIT
+. "$(dirname "$0")/prelude.sh"
 ver=$("$bin/rapolicyctl" --version | cut -d' ' -f2)
-json() { python3 -c 'import json, sys; json.load(sys.stdin)' 2>/dev/null; }
 # on ROOT ARGS: rapolicyctl on ROOT's fake tree, then what the module shows
 on() {
 	local root=$1
@@ -23,7 +18,6 @@ on() {
 	"$fake" settle "$root"
 	return $ret
 }
-tree() { find "$1/sys/kernel/mm/rapolicy" -type f | sort | xargs cat; }
 
 # One version older: no random_miss, no stream table bound, no random_*
 # counters (what 0.0.9 lacked of this table, near enough)

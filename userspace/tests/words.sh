@@ -11,27 +11,13 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 man=$top/userspace/rapolicyctl/rapolicyctl.8
 completion=$top/userspace/rapolicyctl/rapolicyctl.bash-completion
-. "$top/tests/tap.sh"
-T=$(mktemp -d)
-# q ARGS: grep that reads all its input (grep -q may close a pipe early)
-q() { grep "$@" >/dev/null; }
-trap 'rm -rf "$T"' EXIT
-R=$T/root
-M=$R/sys/kernel/mm/rapolicy
-"$fake" create "$R" || exit 1
+. "$here/prelude.sh"
 ctl() { "$bin/rapolicyctl" "$@"; }
-rc() {
-	"$bin/rapolicyctl" --root "$R" "$@"
-	local ret=$?
-	"$fake" settle "$R"
-	return $ret
-}
 mkdir $T/empty	# apply completes file names: none here
 comp() {
 	cd $T/empty && PATH=$bin:$PATH bash -c '. "$0"; COMP_WORDS=("${@}"); COMP_CWORD=$(($# - 1));
 		_rapolicyctl; printf "%s\n" "${COMPREPLY[@]}"' "$completion" "$@"
 }
-json() { python3 -c 'import json, sys; json.load(sys.stdin)' 2>/dev/null; }
 
 # The commands: the tags of rapolicyctl(8)'s COMMANDS, what the completion
 # offers after rapolicyctl, and what it offers after each of those
