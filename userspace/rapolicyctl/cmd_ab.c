@@ -10,7 +10,9 @@
 #include <string.h>
 #include <sys/random.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "fleet.h"
 #include "rapctl.h"
 #include "util.h"
 
@@ -598,6 +600,71 @@ static int cmd_start(struct ctx *c, int argc, char **argv)
 	json_out(c->out, json_plan(&pl), true);
 	fflush(c->out);
 	return run ? run_plan(c, &pl) : RC_OK;
+}
+
+/*
+ * Settled: the experiment of the plan is the module's (key, mode,
+ * permille), none of its periods had a change or opened within its
+ * washout, and since the last sample at most the salt changed.  Else the
+ * host is in transition and exports no estimate, whatever its counts say.
+ */
+static bool settled(const struct plan *pl, const struct sample *sm, size_t n,
+		    const struct abt_period *p, unsigned int np, unsigned int early,
+		    const struct rap_state *s)
+{
+	const struct sample *last = &sm[n - 1];
+
+	if (early || s->ab.mode != pl->mode || s->ab.permille != pl->permille ||
+	    !s->ab.has_key || s->ab.key != pl->key || !randomized(last) ||
+	    counter_delta(last->st.settings_changed, s->st.settings_changed) >
+	    (s->ab.salt != last->salt))
+		return false;
+	for (unsigned int i = 0; i < np; i++)
+		if (p[i].changed)
+			return false;
+	return true;
+}
+
+void ab_fleet_prometheus(struct ctx *c, FILE *f, const char *file, const struct rap_state *s)
+{
+	static struct abt_period p[ABT_MAX_PERIODS];
+	static const char *const names[ABT_NR_METRICS] = { "major_faults", "pages_read" };
+	uint64_t tot[NR_ARMS][NR_ST] = { { 0 } };
+	struct sample *sm = calloc(MAX_SAMPLES, sizeof(*sm));
+	struct abf_host h = { 0 };
+	struct plan pl = { 0 };
+	unsigned int np, early;
+	size_t n = 0;
+
+	if (!sm || access(file, F_OK) || read_samples(c, file, &pl, sm, &n) || n < 2)
+		goto out;
+	memset(p, 0, sizeof(p));
+	np = periods(sm, n, p, &pl, &early, tot);
+	if (np > pl.periods)
+		np = pl.periods;
+	if (!settled(&pl, sm, n, p, np, early, s))
+		goto out;
+	abf_host(p, np, &h);
+	if (!h.periods || h.m[ABT_FAULTS].var <= 0)
+		goto out;
+	prom_head(f, "rapolicy_ab_periods", "gauge",
+		  "Periods of this host's settled A/B experiment in rapolicy_ab_effect.");
+	fprintf(f, "rapolicy_ab_periods{key=\"%llu\"} %u\n", (unsigned long long)pl.key,
+		h.periods);
+	prom_head(f, "rapolicy_ab_effect", "gauge",
+		  "B against A on this host, ln(B's total / A's total) to first order, each arm scaled to all buckets.");
+	for (int m = 0; m < ABT_NR_METRICS; m++)
+		if (h.m[m].var > 0)
+			fprintf(f, "rapolicy_ab_effect{key=\"%llu\",metric=\"%s\"} %.9g\n",
+				(unsigned long long)pl.key, names[m], h.m[m].est);
+	prom_head(f, "rapolicy_ab_effect_variance", "gauge",
+		  "The variance of rapolicy_ab_effect under no effect: its weight in the fleet's pooling.");
+	for (int m = 0; m < ABT_NR_METRICS; m++)
+		if (h.m[m].var > 0)
+			fprintf(f, "rapolicy_ab_effect_variance{key=\"%llu\",metric=\"%s\"} %.9g\n",
+				(unsigned long long)pl.key, names[m], h.m[m].var);
+out:
+	free(sm);
 }
 
 int cmd_ab(struct ctx *c, int argc, char **argv)

@@ -12,13 +12,15 @@
 #include "util.h"
 
 static const char usage_stats[] =
-"Usage: rapolicyctl stats [--json | --prometheus]\n"
+"Usage: rapolicyctl stats [--json | --prometheus [--samples FILE]]\n"
 "       rapolicyctl stats --interval SECONDS [--count N] [--counters LIST]\n"
 "                         [--json]\n"
 "       rapolicyctl stats reset\n\n"
 "The counters of arms A and B, the time since the last reset and how many\n"
 "setting changes happened since.  --prometheus prints the Prometheus text\n"
-"format (rapolicy_up 0 and exit 0 when the module is not loaded).\n"
+"format (rapolicy_up 0 and exit 0 when the module is not loaded); with\n"
+"--samples, the stream of 'ab start', also this host's estimate for the\n"
+"fleet's verdict while its experiment is settled.\n"
 "--interval prints, every SECONDS, a UTC timestamp and one row per arm of\n"
 "what the counters of LIST (comma-separated; default sync_miss,mmap_hit,\n"
 "pmd_hit,async,pages_read) added (--json: one object a line, every counter\n"
@@ -145,7 +147,7 @@ int cmd_stats(struct ctx *c, int argc, char **argv)
 {
 	bool json = false, prom = false;
 	struct cols cols = { 0 };
-	const char *list = NULL;
+	const char *list = NULL, *samples = NULL;
 	double secs = 0;
 	long count = -1;
 	struct rap_state s;
@@ -168,6 +170,9 @@ int cmd_stats(struct ctx *c, int argc, char **argv)
 			secs = ret > 0 ? strtod(v, &end) : 0;
 			if (ret < 0 || *end || !(secs >= 0.01 && secs <= 86400))
 				return usage(c, "stats", "--interval takes 0.01 to 86400 seconds");
+		} else if ((ret = opt_val(argc, argv, &i, "--samples", &samples))) {
+			if (ret < 0)
+				return usage(c, "stats", "--samples needs a FILE");
 		} else if ((ret = opt_val(argc, argv, &i, "--counters", &list))) {
 			if (ret < 0)
 				return usage(c, "stats", "--counters needs a LIST");
@@ -181,6 +186,8 @@ int cmd_stats(struct ctx *c, int argc, char **argv)
 	}
 	if ((json && prom) || (prom && secs > 0))
 		return usage(c, "stats", "choose one of --json, --prometheus, --interval");
+	if (samples && !prom)
+		return usage(c, "stats", "--samples needs --prometheus");
 	if (list && secs <= 0)
 		return usage(c, "stats", "--counters needs --interval");
 	cols.only = list;
@@ -196,6 +203,8 @@ int cmd_stats(struct ctx *c, int argc, char **argv)
 		return interval(c, secs, count, json, &cols);
 	if (prom)
 		print_prometheus(c->out, &s, true);
+	if (prom && samples)
+		ab_fleet_prometheus(c, c->out, samples, &s);
 	else if (json)
 		json_out(c->out, json_counters(&s.st), false);
 	if (prom || json)

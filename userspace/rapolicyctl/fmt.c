@@ -42,7 +42,7 @@ const char *esc_text(const char *s)
 	return escape(s, 160, false);
 }
 
-static void prom_head(FILE *f, const char *name, const char *type, const char *help)
+void prom_head(FILE *f, const char *name, const char *type, const char *help)
 {
 	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
 }
@@ -102,6 +102,15 @@ void print_prometheus(FILE *f, const struct rap_state *s, bool up)
 		for (int i = 0; i < ABT_BUCKETS && s->ab.mode == AB_SAMPLE; i++)
 			nb += s->st.bucket_arm[i] == 'a' + arm;
 		fprintf(f, "rapolicy_ab_buckets{arm=\"%c\"} %d\n", 'a' + arm, nb);
+	}
+	prom_head(f, "rapolicy_ab_holdback", "gauge",
+		  "1 for the arm that has every A/B bucket in sample mode (permille 0: a, 1000: b): a host held back on that arm.");
+	for (int arm = 0; arm < NR_ARMS; arm++) {
+		int nb = 0;
+
+		for (int i = 0; i < ABT_BUCKETS && s->ab.mode == AB_SAMPLE; i++)
+			nb += s->st.bucket_arm[i] == 'a' + arm;
+		fprintf(f, "rapolicy_ab_holdback{arm=\"%c\"} %d\n", 'a' + arm, nb == ABT_BUCKETS);
 	}
 	prom_head(f, "rapolicy_ab_sample_permille", "gauge",
 		  "Share of files in arm B in sample mode, per mille.");

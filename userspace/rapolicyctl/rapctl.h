@@ -193,6 +193,8 @@ unsigned int profile_diff(const struct profile *pr, const struct arm_set *a);
 const char *esc(const char *s);
 const char *esc_text(const char *s);
 void print_prometheus(FILE *f, const struct rap_state *s, bool up);
+/* The # HELP and # TYPE lines of a Prometheus family */
+void prom_head(FILE *f, const char *name, const char *type, const char *help);
 /* JSON (jansson's json_t *, as void * to keep jansson.h out of here) */
 void *json_value(int p, const char *v);	/* a string, or a number's integer */
 /* rap_unavailable() as an array of strings */
@@ -254,6 +256,11 @@ int cmd_save(struct ctx *c, int argc, char **argv);
 int cmd_apply(struct ctx *c, int argc, char **argv);
 int cmd_stats(struct ctx *c, int argc, char **argv);
 int cmd_ab(struct ctx *c, int argc, char **argv);
+/*
+ * The fleet's part of stats --prometheus: this host's estimate from the
+ * samples stream FILE of 'ab start', while its experiment is settled
+ */
+void ab_fleet_prometheus(struct ctx *c, FILE *f, const char *file, const struct rap_state *s);
 int cmd_policies(struct ctx *c, int argc, char **argv);
 int rapctl_main(int argc, char **argv, FILE *out, FILE *err);
 

@@ -40,6 +40,70 @@ for i in $(seq 0 63); do echo "$i $( [ $((i % 3)) = 0 ] && echo b || echo a) 0 0
 rc stats --prometheus >$T/m2
 grep -qx 'rapolicy_ab_buckets{arm="a"} 42' $T/m2 && grep -qx 'rapolicy_ab_buckets{arm="b"} 22' $T/m2
 tap $? "in sample mode rapolicy_ab_buckets counts the buckets of each arm"
+for i in $(seq 0 63); do echo "$i b 0 0"; done >"$R/sys/kernel/mm/rapolicy/stats/buckets"
+rc stats --prometheus >$T/m2
+grep -qx 'rapolicy_ab_holdback{arm="a"} 0' $T/m2 && grep -qx 'rapolicy_ab_holdback{arm="b"} 1' $T/m2
+tap $? "every bucket in arm B: rapolicy_ab_holdback{arm=\"b\"} 1, a host held back on B"
+
+# The fleet's per-host estimate, from the samples stream of ab start.
+# Bucket b in period p: 40 (b % 9 + 1) (1 + p % 3) major faults, times a
+# fixed wobble, times THETA/100 in arm B; 8 pages per fault; arm B's
+# buckets a pattern that changes with the period.
+M=$R/sys/kernel/mm/rapolicy
+buckets() { # PERIOD THETA ZERO
+	local b y arm
+	for b in $(seq 0 63); do
+		arm=a; [ $(((b * 7 + $1 * 13) / 5 % 2)) = 1 ] && arm=b
+		y=$((40 * (b % 9 + 1) * (1 + $1 % 3) * (80 + (b * 37 + $1 * 11) % 41) / 100))
+		[ $arm = b ] && y=$((y * $2 / 100))
+		[ "$3" = 0 ] && y=0
+		echo "$b $arm $y $((y * 8))"
+	done >$M/stats/buckets
+}
+periods() { # N THETA: the plan line, N periods, a sample at each end, a new salt between
+	local p
+	rc ab start --washout 0 --periods 6
+	for p in $(seq 1 "$1"); do
+		echo $((p * 1000)) >$M/ab/salt
+		buckets $p "$2" 0
+		rc ab sample
+		buckets $p "$2" 1
+		rc ab sample
+	done
+}
+effect() { sed -n "s/^rapolicy_ab_effect{key=\"[0-9]*\",metric=\"$1\"} //p" "$2"; }
+rc ab assign sample 500 >/dev/null && rc stats reset
+periods 6 60 >$T/s60
+rc stats --prometheus --samples $T/s60 >$T/m3
+key=$(cat $M/ab/key)
+f=$(effect major_faults $T/m3) p=$(effect pages_read $T/m3)
+grep -qx "rapolicy_ab_periods{key=\"$key\"} 6" $T/m3 &&
+	awk -v f="$f" -v p="$p" 'BEGIN { exit !(f < -0.4 && f > -0.6 && p < -0.4 && p > -0.6) }' &&
+	[ "$(grep -c "^rapolicy_ab_effect_variance{key=\"$key\",metric=\"[a-z_]*\"} [0-9]" $T/m3)" = 2 ] &&
+	promtool check metrics <$T/m3 >$T/lint 2>&1 && [ ! -s $T/lint ]
+tap $? "stats --samples: 6 periods of B at 60% give ln(B/A) near ln 0.6 (faults $f, pages $p), a variance each, the key; promtool clean"
+periods 6 100 >$T/s100
+rc stats --prometheus --samples $T/s100 >$T/m3
+f=$(effect major_faults $T/m3)
+awk -v f="$f" 'BEGIN { exit !(f > -0.05 && f < 0.05) }'
+tap $? "A/A: an estimate near 0 ($f)"
+head -n 2 $T/s100 >$T/washout
+rc stats --prometheus --samples $T/washout >$T/m3 && ! grep -q "^rapolicy_ab_effect" $T/m3 &&
+	rc stats --prometheus --samples $T/nosuch >$T/m3 && ! grep -q "^rapolicy_ab_effect" $T/m3
+tap $? "no estimate in the first washout and opening, nor without a samples file"
+echo 1 >$M/stats/settings_changed
+rc stats --prometheus --samples $T/s100 >$T/m3 && ! grep -q "^rapolicy_ab_effect" $T/m3
+tap $? "a setting changed since the last sample: in transition, no estimate"
+echo 0 >$M/stats/settings_changed
+echo 100 >$M/ab/sample_permille
+rc stats --prometheus --samples $T/s100 >$T/m3 && ! grep -q "^rapolicy_ab_effect" $T/m3
+tap $? "another permille than the plan's: no estimate"
+echo 500 >$M/ab/sample_permille
+sed '5s/"settings_changed": *0/"settings_changed":1/' $T/s100 >$T/changed && ! cmp -s $T/s100 $T/changed &&
+	rc stats --prometheus --samples $T/changed >$T/m3 && ! grep -q "^rapolicy_ab_effect" $T/m3
+tap $? "a setting changed within a period: no estimate, whatever the counts"
+rc stats --samples $T/s100 >/dev/null 2>$T/err; [ $? = 2 ] && grep -q "needs --prometheus" $T/err
+tap $? "--samples without --prometheus: exit 2"
 rc ab assign off >/dev/null && "$fake" settle "$R"
 
 mv "$R/sys/kernel/mm/rapolicy" "$T/gone"

@@ -84,6 +84,7 @@ case_of() {
 			grep -qx "$T/check.json: valid" $T/out ;;
 	"stats --json") rc stats --json | json && rc stats --json | q '"elapsed_ms"' ;;
 	"stats --prometheus") rc stats --prometheus >$T/out && grep -qx "rapolicy_up 1" $T/out ;;
+	"stats --samples") rc stats --prometheus --samples $T/none >$T/out && grep -qx "rapolicy_up 1" $T/out ;;
 	"stats --interval") [ "$(rc stats --interval 0.01 --count 2 | wc -l)" = 5 ] ;;
 	"stats --count") [ "$(rc stats --interval 0.01 --count 3 --json | wc -l)" = 3 ] ;;
 	"stats --counters")
