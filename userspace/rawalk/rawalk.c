@@ -32,6 +32,8 @@ static int repeat(const struct rawalk_opts *o)
 		rs[pick].repeat = r.repeat;
 		rs[pick].wall_ms_min = r.wall_ms_min;
 		rs[pick].wall_ms_median = r.wall_ms_median;
+		rs[pick].cpu_ms_min = r.cpu_ms_min;
+		rs[pick].cpu_ms_median = r.cpu_ms_median;
 		rs[pick].major_faults_min = r.major_faults_min;
 		rs[pick].major_faults_median = r.major_faults_median;
 		rs[pick].read_bytes_min = r.read_bytes_min;

@@ -217,12 +217,14 @@ struct report {
 	int64_t read_ahead_kb;		/* -1: no block device queue */
 	int64_t memcg_limit_bytes;	/* -1: no memcg */
 	double wall_ms;
+	double cpu_ms;			/* user + system time, getrusage() */
 	bool has_folio_orders;		/* --folio-orders: print it */
 	struct folio_orders folio_orders;
 	bool complete;			/* the walk was measured: print it */
 	/* --repeat: over the walks, min and median */
 	unsigned int repeat;
 	double wall_ms_min, wall_ms_median;
+	double cpu_ms_min, cpu_ms_median;
 	uint64_t major_faults_min, major_faults_median;
 	int64_t read_bytes_min, read_bytes_median;
 };

@@ -83,14 +83,15 @@ void rawalk_usage(FILE *f)
 "Report keys: file pattern advice cache seed file_bytes pages_touched\n"
 "major_faults minor_faults sectors_read ios_read file_pmd_mapped_kb rss_kb\n"
 "file_vmas pages_cached_before read_bytes read_ahead_kb memcg_limit_bytes\n"
-"wall_ms, folio_orders with --folio-orders, and with --repeat: repeat,\n"
-"wall_ms_min/_median, major_faults_min/_median, read_bytes_min/_median.\n"
+"wall_ms cpu_ms, folio_orders with --folio-orders, and with --repeat:\n"
+"repeat, wall_ms_min/_median, cpu_ms_min/_median, major_faults_min/_median,\n"
+"read_bytes_min/_median.\n"
 "read_bytes is what this process read from storage (/proc/self/io), exact\n"
 "where the device counters count every reader of the device.\n"
 "pages_cached_before is unknown (null) when the page cache cannot be read:\n"
 "for a caller who neither owns FILE nor may write it, the kernel reports\n"
 "every page as cached.\n"
-"Faults, I/O and wall time cover the madvise() call and the walk only.\n"
+"Faults, I/O, wall and CPU time cover the madvise() call and the walk only.\n"
 "sectors_read and ios_read come from /sys/dev/block/MAJ:MIN/stat of the\n"
 "device holding FILE; when it has none (tmpfs, overlayfs, NFS) they are -1\n"
 "(null in JSON), as is read_ahead_kb.  A file size that is not a multiple\n"
@@ -949,10 +950,13 @@ static json_t *report_json(const struct report *r)
 		json_object_set(o, "folio_orders", orders);
 	json_decref(orders);
 	json_object_set_new(o, "wall_ms", json_real(r->wall_ms));
+	json_object_set_new(o, "cpu_ms", json_real(r->cpu_ms));
 	if (r->repeat > 1) {
 		NUM("repeat", r->repeat);
 		json_object_set_new(o, "wall_ms_min", json_real(r->wall_ms_min));
 		json_object_set_new(o, "wall_ms_median", json_real(r->wall_ms_median));
+		json_object_set_new(o, "cpu_ms_min", json_real(r->cpu_ms_min));
+		json_object_set_new(o, "cpu_ms_median", json_real(r->cpu_ms_median));
 		NUM("major_faults_min", r->major_faults_min);
 		NUM("major_faults_median", r->major_faults_median);
 		OPT("read_bytes_min", r->read_bytes_min);
@@ -1012,16 +1016,19 @@ static double median(double *v, unsigned int n)
 
 void report_summarise(struct report *r, const struct report *rs, unsigned int n)
 {
-	double w[1000], m[1000], b[1000];
+	double w[1000], c[1000], m[1000], b[1000];
 
 	for (unsigned int i = 0; i < n && i < 1000; i++) {
 		w[i] = rs[i].wall_ms;
+		c[i] = rs[i].cpu_ms;
 		m[i] = (double)rs[i].major_faults;
 		b[i] = (double)rs[i].read_bytes;
 	}
 	r->repeat = n;
 	r->wall_ms_median = median(w, n);
 	r->wall_ms_min = w[0];
+	r->cpu_ms_median = median(c, n);
+	r->cpu_ms_min = c[0];
 	r->major_faults_median = (uint64_t)median(m, n);
 	r->major_faults_min = (uint64_t)m[0];
 	r->read_bytes_median = (int64_t)median(b, n);

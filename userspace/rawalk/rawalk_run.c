@@ -789,6 +789,11 @@ static void snap_end(const struct devinfo *d, struct snap *s)
 	snap_blk(d, s);
 }
 
+static double tv_ms(const struct timeval *tv)
+{
+	return (double)tv->tv_sec * 1e3 + (double)tv->tv_usec / 1e3;
+}
+
 static void snap_diff(const struct snap *a, const struct snap *b,
 		      struct report *r)
 {
@@ -796,6 +801,8 @@ static void snap_diff(const struct snap *a, const struct snap *b,
 	r->minor_faults = (uint64_t)(b->ru.ru_minflt - a->ru.ru_minflt);
 	r->wall_ms = (double)(b->ts.tv_sec - a->ts.tv_sec) * 1e3 +
 		     (double)(b->ts.tv_nsec - a->ts.tv_nsec) / 1e6;
+	r->cpu_ms = tv_ms(&b->ru.ru_utime) + tv_ms(&b->ru.ru_stime) -
+		    tv_ms(&a->ru.ru_utime) - tv_ms(&a->ru.ru_stime);
 	r->read_bytes = a->read_bytes >= 0 && b->read_bytes >= 0 ?
 			 b->read_bytes - a->read_bytes : -1;
 	if (a->bs_ok && b->bs_ok) {

@@ -35,7 +35,7 @@ out=$("$bin/rawalk" --pattern forward --jobs 3 "$f")
 tap $? "--jobs 3: three walkers touch every page each"
 out=$("$bin/rawalk" --pattern forward --repeat 3 "$f")
 ok=0
-for k in repeat wall_ms_min wall_ms_median major_faults_min major_faults_median read_bytes_min read_bytes_median; do
+for k in repeat wall_ms_min wall_ms_median cpu_ms_min cpu_ms_median major_faults_min major_faults_median read_bytes_min read_bytes_median; do
 	echo "$out" | grep -q "^$k: [0-9]" || { echo "# no $k"; ok=1; }
 done
 tap $ok "--repeat 3 reports min and median"

@@ -609,6 +609,7 @@ static void test_report(void)
 	r.read_ahead_kb = 128;
 	r.memcg_limit_bytes = -1;
 	r.wall_ms = 1.5;
+	r.cpu_ms = 1.25;
 
 	t = print_report(&r, false);
 	j = print_report(&r, true);
@@ -617,7 +618,7 @@ static void test_report(void)
 	   strstr(t, "\npages_touched: 256\n") &&
 	   strstr(t, "\nsectors_read: -1\n") && strstr(t, "\nios_read: -1\n") &&
 	   strstr(t, "\nfile_pmd_mapped_kb: 2048\n") &&
-	   strstr(t, "\nwall_ms: 1.500\n"), "text report");
+	   strstr(t, "\nwall_ms: 1.500\ncpu_ms: 1.250\n"), "text report");
 	ok(j && !strncmp(j, "{\"file\":\"/tmp/a \\\"b\\\"\\n\",", 25),
 	   "JSON report escapes the file name");
 	ok(j && strstr(j, "\"sectors_read\":null,\"ios_read\":null") &&
@@ -689,6 +690,7 @@ static void test_inprocess(void)
 	   (unsigned long long)r.rss_kb);
 	ok(r.major_faults + r.minor_faults >= 1, "in-process: faults counted");
 	ok(r.wall_ms >= 0, "in-process: wall_ms >= 0");
+	ok(r.cpu_ms > 0, "in-process: cpu_ms > 0 (%.3f)", r.cpu_ms);
 }
 
 /* Run a shell command, collect stdout (and stderr if asked); exit status. */
