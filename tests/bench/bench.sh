@@ -11,6 +11,9 @@
 #   tests/bench/bench.sh --smoke          one small cell per setting (TAP)
 #   tests/bench/bench.sh --report-only    redo the doc from build/bench/ (with
 #                                         --only-6.12: its 6.12 section alone)
+#   tests/bench/bench.sh --fault-cost     the fault cost boot alone, then the
+#                                         doc's section on it and its plot
+#                                         (with --report-only: from build/bench/)
 #
 # The matrix (workloads, sizes, settings) is tests/bench/matrix; the guest
 # side is tests/guest/bench.sh; the doc is written by tests/bench/report.awk
@@ -46,7 +49,7 @@ BPS=$((630 * 1024 * 1024))
 REPS=3
 MEM=2048
 CPUS=2
-smoke=0 stock=1 report_only=0 k612=1 only612=0
+smoke=0 stock=1 report_only=0 k612=1 only612=0 fcost_only=0
 cmdline="tests/bench/bench.sh${*:+ $*}"
 # Run by make with no arguments: `make bench`.
 [ -z "${MAKELEVEL:-}" ] || [ $# -gt 0 ] || cmdline="make bench (tests/bench/bench.sh)"
@@ -63,6 +66,7 @@ while [ $# -gt 0 ]; do
 	--no-6.12) k612=0 ;;
 	--only-6.12) only612=1 ;;
 	--report-only) report_only=1 ;;
+	--fault-cost) fcost_only=1 ;;
 	--reps|--iops|--bps)
 		if [ $# -lt 2 ] || ! [[ $2 =~ ^[0-9]+$ ]]; then
 			die "$1 needs a number"
@@ -232,64 +236,40 @@ render() {
 	# the real clients' section (tests/bench/clients.sh), if they ran
 	[ "$smoke" = 1 ] || bash "$bench/clients.sh" --insert "$doc"
 	[ "$smoke" = 1 ] || tracker_section
-	[ "$smoke" = 1 ] || fault_cost_section
+	[ "$smoke" = 1 ] || fault_cost_section || return 1
 }
 
 # What the module costs a fault (tests/guest/fault_cost.sh), if it ran:
+# the section (tests/bench/fcost.awk) and its plot (tests/bench/fcost.gp),
 # inserted before "## All cells", or at the end
 fault_cost_section() {
-	local log=$work/vm-fcost.log sec=$work/fcost.md
-	grep -q '^fcost ' "$log" 2>/dev/null || return 0
-	awk '$1 == "fcost" { ns[$2, $3] = $5; lo[$2, $3] = $6; hi[$2, $3] = $7
-		n[$2, $3] = $4; r = $8; if (!($2 in seen)) { seen[$2] = 1; order[++ns_n] = $2 } }
-	function cell(s, k,   d) {
-		if (!((s, k) in ns)) return "–"
-		if (s == "unloaded" || !(("unloaded", k) in ns) || ns["unloaded", k] == 0)
-			return sprintf("%d (%d–%d)", ns[s, k], lo[s, k], hi[s, k])
-		d = 100 * (ns[s, k] - ns["unloaded", k]) / ns["unloaded", k]
-		return sprintf("%d (%d–%d) %+.1f%%", ns[s, k], lo[s, k], hi[s, k], d)
-	}
-	function gap(k, target,   i, s, d, bad) {
-		bad = ""
-		for (i = 1; i <= ns_n; i++) {
-			s = order[i]
-			if (s == "unloaded" || !((s, k) in ns) || ns["unloaded", k] == 0) continue
-			d = 100 * (ns[s, k] - ns["unloaded", k]) / ns["unloaded", k]
-			if (d > target) bad = bad sprintf(" %s %+.1f%%;", s, d)
-		}
-		return bad == "" ? "met" : "missed:" bad
-	}
-	END {
-		label["unloaded"] = "module unloaded"; label["off"] = "loaded, every policy off"
-		label["best"] = "profile best"; label["random"] = "random_miss=fault"
-		label["bpf"] = "BPF (descending_seq.bpf.o)"
-		print "## What the module costs a fault"
-		print ""
-		print "Wall time per fault in ns, median of " r " rounds (lowest–highest), and"
-		print "the median against the module unloaded (tests/guest/fault_cost.sh, every"
-		print "setting in turn each round). Minor: a forward walk from the page cache"
-		print "of a 256 MiB file, one fault per fault_around_bytes (" n["unloaded", "ext4"] " faults a"
-		print "walk; the median of 9 walks a round), on ext4 and on tmpfs. Major: a"
-		print "cold random reader (64 MiB, `random:20`, read_ahead_kb 128, " n["unloaded", "major"] " major"
-		print "faults), unthrottled, so TCG'"'"'s CPU in the fault path sets the time."
-		print "With no policy that decides hits (pmd_hit, random_miss) the static key of"
-		print "the hit hook is off (docs/HOOKS.md): a minor fault does not enter the module,"
-		print "and no tmpfs fault does under any setting. Under TCG times move by several percent between"
-		print "rounds; the minor-fault counts are exact and the same under every setting."
-		print ""
-		print "| setting | minor, ext4 | minor, tmpfs | major |"
-		print "|---|---:|---:|---:|"
-		for (i = 1; i <= ns_n; i++) {
-			s = order[i]
-			printf "| %s | %s | %s | %s |\n", (s in label ? label[s] : s), cell(s, "ext4"), cell(s, "tmpfs"), cell(s, "major")
-		}
-		print ""
-		print "Targets: minor faults within 2% of unloaded (ext4 " gap("ext4", 2) " tmpfs " gap("tmpfs", 2) "), major faults within 5% (" gap("major", 5) ")."
-		print ""
-	}' "$log" >"$sec"
-	awk -v sec="$sec" '/^## All cells/ && !done { while ((getline l < sec) > 0) print l; done = 1 }
-		{ print } END { if (!done) while ((getline l < sec) > 0) print l }' "$doc" >"$doc.tmp" &&
-		mv "$doc.tmp" "$doc"
+	local log=$work/vm-fcost.log sec=$work/fcost.md svg=''
+	grep -q '^fround ' "$log" 2>/dev/null || return 0
+	have_gnuplot && svg=$(basename "$svgdir")/fcost.svg
+	rm -f "$svgdir/fcost.svg"
+	awk -v dat="$work/fcost.dat" -v svg="$svg" -f "$bench/fcost.awk" "$log" >"$sec" ||
+		return 1
+	if [ -n "$svg" ]; then
+		gnuplot -e "data='$work/fcost.dat'; out='$svgdir/fcost.svg'" \
+			"$bench/fcost.gp" 2>"$work/gnuplot.err" ||
+			{ cat "$work/gnuplot.err" >&2; return 1; }
+	fi
+	awk -v sec="$sec" '
+		function put(  l) { while ((getline l < sec) > 0) print l; done = 1 }
+		/^## What the module costs a fault/ { skip = 1; if (!done) put(); next }
+		skip && /^## / { skip = 0 }
+		skip { next }
+		/^## All cells/ && !done { put() }
+		{ print }
+		END { if (!done) put() }' "$doc" >"$doc.tmp" && mv "$doc.tmp" "$doc"
+}
+
+# fault_cost_run: the boot of tests/guest/fault_cost.sh, into vm-fcost.log
+fault_cost_run() {
+	log "what the module costs a minor and a major fault"
+	"$top/tests/vm/vm-run" --mem 2048 --timeout 7200 --add "$top/tests/guest" -- \
+		sh /add/guest/fault_cost.sh >"$work/vm-fcost.log" 2>&1 ||
+		log "the fault cost run failed (log in $work/vm-fcost.log)"
 }
 
 # The stream tracker's cost (tests/guest/tracker_cost.sh), if it ran:
@@ -375,6 +355,23 @@ run612() {
 		END { printf "%d %d %.2f\n", n, busy, max }')"
 	METAFILE=meta.txt
 }
+
+if [ "$fcost_only" = 1 ]; then
+	[ "$smoke" = 0 ] && [ "$only612" = 0 ] ||
+		die "--fault-cost goes with neither --smoke nor --only-6.12"
+	[ -f "$doc" ] || die "no $doc to put the fault cost section in"
+	mkdir -p "$work" "$svgdir"
+	ensure_gnuplot
+	if [ "$report_only" = 0 ]; then
+		rm -f "$work/vm-fcost.log"
+		fault_cost_run
+	fi
+	grep -q '^fround ' "$work/vm-fcost.log" 2>/dev/null ||
+		die "no fault cost figures in $work/vm-fcost.log"
+	fault_cost_section || die "fault cost report failed"
+	log "wrote the fault cost section of $doc"
+	exit 0
+fi
 
 if [ "$report_only" = 1 ] && [ "$only612" = 1 ]; then
 	[ -s "$work/results-6.12.txt" ] || die "no $work/results-6.12.txt: run the 6.12 bench first"
@@ -477,10 +474,7 @@ if [ "$smoke" = 0 ]; then
 	"$top/tests/vm/vm-run" --mem 1024 --add "$top/tests/guest" -- \
 		sh /add/guest/tracker_cost.sh >"$work/vm-tracker.log" 2>&1 ||
 		log "the tracker cost run failed (log in $work/vm-tracker.log)"
-	log "what the module costs a minor and a major fault"
-	"$top/tests/vm/vm-run" --mem 2048 --add "$top/tests/guest" -- \
-		sh /add/guest/fault_cost.sh >"$work/vm-fcost.log" 2>&1 ||
-		log "the fault cost run failed (log in $work/vm-fcost.log)"
+	fault_cost_run
 	render || die "report failed"
 	section612 || die "6.12 report failed"
 	log "wrote $doc and $svgdir/ in $(($(date +%s) - start)) s"
