@@ -49,6 +49,9 @@ check "large folios on scratch" 0 'pmdcheck: PASS' "$@" --add "$work/pmdcheck" -
 check "throttled disk" 0 'ok' "$@" --throttle-iops 2000 --throttle-bps 50000000 -- \
 	sh -c 'dd if=/dev/zero of=/mnt/scratch/f bs=1M count=8 conv=fsync 2>/dev/null && echo ok'
 # No sysrq in the test config: a panic the command can cause is panic_on_oom.
+# -icount shift=0: one nanosecond per instruction, a 1 GHz TSC in the guest
+check "--icount: the guest's TSC counts instructions (1 GHz)" 0 'tsc: Detected (99[5-9]|100[0-4])\.' \
+	"$@" --icount -- sh -c 'dmesg | grep "tsc: Detected"'
 check "panic" 125 'vm-run: guest panicked' "$@" --mem 256 -- sh -c '
 	echo 1 > /proc/sys/vm/panic_on_oom
 	mount -o remount,size=100% /tmp
