@@ -243,17 +243,24 @@ render() {
 # the section (tests/bench/fcost.awk) and its plot (tests/bench/fcost.gp),
 # inserted before "## All cells", or at the end
 fault_cost_section() {
-	local log=$work/vm-fcost.log sec=$work/fcost.md svg=''
-	grep -q '^fround ' "$log" 2>/dev/null || return 0
-	have_gnuplot && svg=$(basename "$svgdir")/fcost.svg
-	rm -f "$svgdir/fcost.svg"
-	awk -v dat="$work/fcost.dat" -v svg="$svg" -f "$bench/fcost.awk" "$log" >"$sec" ||
-		return 1
-	if [ -n "$svg" ]; then
-		gnuplot -e "data='$work/fcost.dat'; out='$svgdir/fcost.svg'" \
+	local log clock name head=1 sec=$work/fcost.md svg=''
+	grep -q '^fround ' "$work/vm-fcost.log" "$work/vm-fcost-icount.log" 2>/dev/null || return 0
+	rm -f "$svgdir/fcost.svg" "$svgdir/fcost-icount.svg" "$sec"
+	for clock in icount time; do
+		log=$work/vm-fcost.log
+		[ "$clock" = time ] || log=$work/vm-fcost-icount.log
+		grep -q '^fround ' "$log" 2>/dev/null || continue
+		svg='' name=fcost
+		[ "$clock" = time ] || name=fcost-icount
+		have_gnuplot && svg=$(basename "$svgdir")/$name.svg
+		awk -v head=$head -v clock=$clock -v dat="$work/fcost.dat" -v svg="$svg" \
+			-f "$bench/fcost.awk" "$log" >>"$sec" || return 1
+		head=0
+		[ -n "$svg" ] || continue
+		gnuplot -e "data='$work/fcost.dat'; out='$svgdir/$name.svg'; clock='$clock'" \
 			"$bench/fcost.gp" 2>"$work/gnuplot.err" ||
 			{ cat "$work/gnuplot.err" >&2; return 1; }
-	fi
+	done
 	awk -v sec="$sec" '
 		function put(  l) { while ((getline l < sec) > 0) print l; done = 1 }
 		/^## What the module costs a fault/ { skip = 1; if (!done) put(); next }
@@ -264,9 +271,15 @@ fault_cost_section() {
 		END { if (!done) put() }' "$doc" >"$doc.tmp" && mv "$doc.tmp" "$doc"
 }
 
-# fault_cost_run: the boot of tests/guest/fault_cost.sh, into vm-fcost.log
+# fault_cost_run: the boots of tests/guest/fault_cost.sh, into
+# vm-fcost-icount.log (-icount: instructions, 3 rounds suffice) and
+# vm-fcost.log (time)
 fault_cost_run() {
-	log "what the module costs a minor and a major fault"
+	log "what the module costs a minor and a major fault, in instructions (-icount)"
+	"$top/tests/vm/vm-run" --icount --mem 2048 --timeout 7200 --add "$top/tests/guest" -- \
+		sh -c 'REPS=3 sh /add/guest/fault_cost.sh' >"$work/vm-fcost-icount.log" 2>&1 ||
+		log "the fault cost run failed (log in $work/vm-fcost-icount.log)"
+	log "what the module costs a minor and a major fault, in time"
 	"$top/tests/vm/vm-run" --mem 2048 --timeout 7200 --add "$top/tests/guest" -- \
 		sh /add/guest/fault_cost.sh >"$work/vm-fcost.log" 2>&1 ||
 		log "the fault cost run failed (log in $work/vm-fcost.log)"
@@ -363,11 +376,11 @@ if [ "$fcost_only" = 1 ]; then
 	mkdir -p "$work" "$svgdir"
 	ensure_gnuplot
 	if [ "$report_only" = 0 ]; then
-		rm -f "$work/vm-fcost.log"
+		rm -f "$work/vm-fcost.log" "$work/vm-fcost-icount.log"
 		fault_cost_run
 	fi
-	grep -q '^fround ' "$work/vm-fcost.log" 2>/dev/null ||
-		die "no fault cost figures in $work/vm-fcost.log"
+	grep -q '^fround ' "$work/vm-fcost.log" "$work/vm-fcost-icount.log" 2>/dev/null ||
+		die "no fault cost figures in $work/vm-fcost.log or vm-fcost-icount.log"
 	fault_cost_section || die "fault cost report failed"
 	log "wrote the fault cost section of $doc"
 	exit 0

@@ -1,17 +1,19 @@
 # make bench: CPU per fault against the module unloaded (tests/bench/bench.sh)
-#   gnuplot -e "data='fcost.dat'; out='fcost.svg'" fcost.gp
+#   gnuplot -e "data='fcost.dat'; out='fcost.svg'; clock='icount'" fcost.gp
+# clock: icount (guest instructions) or time
 # data (tests/bench/fcost.awk): a header row, then per setting the change in
 # percent, median of the rounds, lowest and highest, for minor ext4, ext4
 # in 4 KiB folios, tmpfs, and major faults; the A/A row is the module unloaded twice.
 set terminal svg size 1100,560 dynamic noenhanced font 'Helvetica,13' background rgb 'white'
 set output out
 set datafile missing '?'
-set title 'CPU per fault against the module unloaded, same round (median of the rounds; bars: lowest to highest)'
+if (!exists('clock')) clock = 'time'
+set title (clock eq 'icount' ? 'Instructions' : 'CPU time') . ' per fault against the module unloaded, same round (median of the rounds; bars: lowest to highest)'
 set style data histograms
 set style histogram errorbars gap 2 lw 1
 set style fill solid 0.85 border rgb '#404040'
 set boxwidth 0.9
-set ylabel 'change in CPU per fault (%)'
+set ylabel 'change per fault (%)'
 set xtics nomirror scale 0
 set ytics nomirror
 set grid ytics lc rgb '#d0d0d0'

@@ -719,6 +719,7 @@ function howto() {
 	print "make bench-smoke                  # one small cell per setting, no throttle, TAP, < 1 min"
 	print "tests/bench/bench.sh --reps 5 --iops 2000 --bps 660602880 [--no-stock]"
 	print "tests/bench/bench.sh --report-only  # redo this file and the plots from build/bench/"
+	print "tests/bench/bench.sh --fault-cost   # the fault cost boots alone, and their section"
 	print "```"
 	print ""
 	print "The matrix (workloads, sizes, settings) is `tests/bench/matrix`; the"
