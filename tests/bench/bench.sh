@@ -254,6 +254,7 @@ fault_cost_section() {
 		[ "$clock" = time ] || name=fcost-icount
 		have_gnuplot && svg=$(basename "$svgdir")/$name.svg
 		awk -v head=$head -v clock=$clock -v dat="$work/fcost.dat" -v svg="$svg" \
+			-v run="$(sed -n "s/^$clock //p" "$work/fcost-meta.txt" 2>/dev/null)" \
 			-f "$bench/fcost.awk" "$log" >>"$sec" || return 1
 		head=0
 		[ -n "$svg" ] || continue
@@ -273,16 +274,23 @@ fault_cost_section() {
 
 # fault_cost_run: the boots of tests/guest/fault_cost.sh, into
 # vm-fcost-icount.log (-icount: instructions, 3 rounds suffice) and
-# vm-fcost.log (time)
+# vm-fcost.log (time); fcost-meta.txt: per boot its clock, start date,
+# the host's load average at its start and end, and the commit
 fault_cost_run() {
+	local t0
+	rm -f "$work/fcost-meta.txt"
 	log "what the module costs a minor and a major fault, in instructions (-icount)"
+	t0="$(date -u '+%Y-%m-%d %H:%M UTC') $(cut -d' ' -f1 /proc/loadavg)"
 	"$top/tests/vm/vm-run" --icount --mem 2048 --timeout 7200 --add "$top/tests/guest" -- \
 		sh -c 'REPS=3 sh /add/guest/fault_cost.sh' >"$work/vm-fcost-icount.log" 2>&1 ||
 		log "the fault cost run failed (log in $work/vm-fcost-icount.log)"
+	echo "icount $t0 $(cut -d' ' -f1 /proc/loadavg) $(git -C "$top" describe --always --dirty)" >>"$work/fcost-meta.txt"
 	log "what the module costs a minor and a major fault, in time"
+	t0="$(date -u '+%Y-%m-%d %H:%M UTC') $(cut -d' ' -f1 /proc/loadavg)"
 	"$top/tests/vm/vm-run" --mem 2048 --timeout 7200 --add "$top/tests/guest" -- \
 		sh /add/guest/fault_cost.sh >"$work/vm-fcost.log" 2>&1 ||
 		log "the fault cost run failed (log in $work/vm-fcost.log)"
+	echo "time $t0 $(cut -d' ' -f1 /proc/loadavg) $(git -C "$top" describe --always --dirty)" >>"$work/fcost-meta.txt"
 }
 
 # The stream tracker's cost (tests/guest/tracker_cost.sh), if it ran:

@@ -91,8 +91,8 @@ END {
 		print "Two boots measure it. Under QEMU's `-icount shift=0` the guest's clock"
 		print "(its TSC) advances one nanosecond per guest instruction, so the time the"
 		print "guest measures is the instructions it ran, whatever the host's load;"
-		print "caches and locks cost nothing there, so it bounds what a hook adds in"
-		print "work, not in cache misses. The second boot measures time, the guest's"
+		print "caches and locks cost nothing there, so it measures what a hook adds in"
+		print "instructions, not in cache misses or contention. The second boot measures time, the guest's"
 		print "clock the host's, as loaded as the host was."
 		print ""
 	}
@@ -101,6 +101,9 @@ END {
 	else
 		print "### Time (TCG, " nround " rounds, the host loaded as it was)"
 	print ""
+	# run: "YYYY-MM-DD HH:MM UTC LOAD_START LOAD_END COMMIT"
+	if (split(run, rn, " ") == 6)
+		printf "Run on %s %s UTC at %s, the host's load average %s at its start and %s at its end (2 cores).\n\n", rn[1], rn[2], rn[6], rn[4], rn[5]
 	print "Counts per walk, exact: faults, and the module's hooks entered"
 	print "(`stats/mmap_hit` on a minor walk, `stats/sync_miss` plus `stats/async`"
 	print "on the major walk; – where the module is not loaded)."
