@@ -114,6 +114,22 @@ static void rap_random_window(struct rap_random *r,
 	r->paid = false;
 }
 
+/*
+ * Whether a VM_HUGEPAGE window is read as offered: while the memcg has
+ * room for it, its folios stay cached until the reader touches them, and
+ * each later touch of one is a PMD mapping, not a fault; without room,
+ * while the reader still maps cached folios often enough
+ * (RAP_RANDOM_THP_USED). Cutting such windows trades faults for pages.
+ */
+static bool rap_random_keep(const struct rap_random *r,
+			    const struct rap_random_fault *f)
+{
+	if (f->room)
+		return true;
+	return r->thp_misses &&
+	       r->pmd_hits * RAP_RANDOM_THP_USED >= r->thp_misses;
+}
+
 /**
  * rap_random_decide - random_miss on one readahead decision
  * @r: the file's state, from rap_random_find()
@@ -131,11 +147,16 @@ static void rap_random_window(struct rap_random *r,
 bool rap_random_decide(struct rap_random *r, const struct rap_random_fault *f,
 		       struct ra_policy_window *win, unsigned int *did)
 {
-	bool adjacent;
+	bool adjacent, keep;
 
 	*did = 0;
+	if (f->point == RA_POLICY_SYNC_THP && ++r->thp_misses >= RAP_RANDOM_THP_SPAN) {
+		r->thp_misses /= 2;
+		r->pmd_hits /= 2;
+	}
+	keep = rap_random_keep(r, f);
 	if (f->point == RA_POLICY_ASYNC) {
-		if (f->replaced)
+		if (f->replaced || keep)
 			return false;
 		/* the reader entered read-ahead pages */
 		if (!r->random) {
@@ -172,7 +193,7 @@ bool rap_random_decide(struct rap_random *r, const struct rap_random_fault *f,
 	} else if (!r->random && r->wasted >= RAP_RANDOM_WASTED) {
 		r->random = true;
 	}
-	if (!r->random) {
+	if (!r->random || keep) {
 		rap_random_window(r, win);
 		return false;
 	}
@@ -185,6 +206,13 @@ bool rap_random_decide(struct rap_random *r, const struct rap_random_fault *f,
 		r->credit++;
 	*did |= RAP_RANDOM_DID_SHRINK;
 	return true;
+}
+
+/* A fault mapped a cached folio of a VM_HUGEPAGE mapping with a PMD */
+void rap_random_pmd_hit(struct rap_random *r)
+{
+	if (r->pmd_hits < RAP_RANDOM_THP_SPAN)
+		r->pmd_hits++;
 }
 
 /**

@@ -35,6 +35,15 @@ typedef unsigned int u32;
 /* The longest run a return may ask for after returns that did not pay */
 #define RAP_RANDOM_MAX_RUN	64
 /*
+ * A VM_HUGEPAGE window in a random mapping is read as offered while the
+ * memcg has room for it, or while its folios are used: at least one PMD
+ * mapping of a cached folio per RAP_RANDOM_THP_USED misses, each a fault
+ * the folio saved, measured over the last RAP_RANDOM_THP_SPAN misses or so
+ */
+#define RAP_RANDOM_THP_USED	4
+#define RAP_RANDOM_THP_SPAN	64
+
+/*
  * At most this many mmap_miss increments are owed back: MMAP_LOTSAMISS,
  * above which the kernel offers no window at all
  */
@@ -71,6 +80,12 @@ struct rap_random {
 	bool paid;		/* the reader entered the latest window */
 	bool random;		/* misses read the faulting page only */
 	bool returned;		/* the latest window comes from a run */
+	/*
+	 * VM_HUGEPAGE: PMD mappings of cached folios and misses, halved
+	 * together once the misses reach RAP_RANDOM_THP_SPAN
+	 */
+	unsigned short pmd_hits;
+	unsigned short thp_misses;
 	bool used;
 	u32 age;
 };
@@ -88,6 +103,8 @@ struct rap_random_fault {
 	bool counted;
 	/* another policy replaced the window for a stream it recognised */
 	bool replaced;
+	/* a VM_HUGEPAGE mapping whose memcg has room for the window */
+	bool room;
 };
 
 /* What random_miss did, for the statistics */
@@ -105,5 +122,6 @@ bool rap_random_decide(struct rap_random *r, const struct rap_random_fault *f,
 		       struct ra_policy_window *win, unsigned int *did);
 bool rap_random_hit(struct rap_random *r, pgoff_t index, bool counted,
 		    unsigned int *did);
+void rap_random_pmd_hit(struct rap_random *r);
 
 #endif /* RAPOLICY_RANDOM_H */

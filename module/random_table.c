@@ -55,6 +55,23 @@ static u32 rap_random_set_of(const struct rap_random_key *key)
 			 key->reader, ilog2(RAP_RANDOM_SETS));
 }
 
+/*
+ * A VM_HUGEPAGE mapping's memcg has room for its windows: for
+ * RAP_RANDOM_ROOM of them below memory.max (docs/RANDOM.md, "VM_HUGEPAGE")
+ */
+#define RAP_RANDOM_ROOM	4
+
+static bool rap_random_room(const struct ra_policy_fault *fault,
+			    const struct ra_policy_window *win)
+{
+	bool limited;
+
+	if (!(fault->vma->vm_flags & VM_HUGEPAGE))
+		return false;
+	return rap_memcg_headroom(&limited) / RAP_RANDOM_ROOM >=
+	       max_t(unsigned long, win->size, fault->ra_pages);
+}
+
 /**
  * rap_random_mmap_ra - run a readahead decision through random_miss
  * @fault: the decision, as the kernel offers it
@@ -75,6 +92,7 @@ bool rap_random_mmap_ra(const struct ra_policy_fault *fault,
 		/* do_sync_mmap_readahead() counts these misses in mmap_miss */
 		.counted = !(fault->vma->vm_flags & (VM_SEQ_READ | VM_EXEC)),
 		.replaced = stream,
+		.room = rap_random_room(fault, win),
 	};
 	u32 set = rap_random_set_of(&key);
 	struct rap_random *r;
@@ -107,7 +125,8 @@ bool rap_random_mmap_ra(const struct ra_policy_fault *fault,
  * miss alone (the page above cached, the one below not), which random
  * misses among cached pages meet now and then, so random_miss may cut
  * it. What it cuts to is its window: of the decisions before it, only a
- * bound still counts (RAP_DID_CUT).
+ * bound still counts (RAP_DID_CUT). A replaced window it leaves is cut to
+ * the memcg's headroom if it reads more than stock's (pressure.c).
  */
 static unsigned int rap_random_miss_decide(int value, const struct rap_fault *f,
 					   const struct rap_cache_view *view,
@@ -117,9 +136,12 @@ static unsigned int rap_random_miss_decide(int value, const struct rap_fault *f,
 	bool stream = (did & RAP_DID_OWNED) ||
 		      (f->point == RA_POLICY_ASYNC && (did & RAP_DID_STREAMS));
 
-	if (!rap_random_mmap_ra(f->fault, win, stream, f->arm))
+	if (rap_random_mmap_ra(f->fault, win, stream, f->arm))
+		return RAP_DID_REPLACED | RAP_DID_CUT;
+	if (!(did & RAP_DID_REPLACED) || !rap_pressure_cut(f, win))
 		return 0;
-	return RAP_DID_REPLACED | RAP_DID_CUT;
+	rap_stat_add(f->arm, RAP_STAT_pressure_cut, 1);
+	return RAP_DID_REPLACED;
 }
 
 /* random_miss on a mapping from the cache: rap_random_mmap_hit() */
@@ -155,8 +177,11 @@ bool rap_random_mmap_hit(const struct ra_policy_hit *hit, bool counted,
 
 	spin_lock(&rap_random_slots[set].lock);
 	r = rap_random_find(&rap_random_slots[set].set, &key, false);
-	if (r)
+	if (r) {
+		if (hit->pmd)
+			rap_random_pmd_hit(r);
 		counted = rap_random_hit(r, hit->index, counted, &did);
+	}
 	spin_unlock(&rap_random_slots[set].lock);
 	if (did & RAP_RANDOM_DID_CREDIT)
 		rap_stat_add(arm, RAP_STAT_random_credit, 1);

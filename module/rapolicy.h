@@ -92,6 +92,11 @@ bool rap_random_mmap_ra(const struct ra_policy_fault *fault,
 bool rap_random_mmap_hit(const struct ra_policy_hit *hit, bool counted,
 			 enum rap_arm arm);
 
+/* pressure.c */
+struct rap_fault;
+unsigned long rap_memcg_headroom(bool *limited);
+bool rap_pressure_cut(const struct rap_fault *f, struct ra_policy_window *win);
+
 /* ab.c: a fault's arm and the bucket of its randomization unit */
 struct rap_unit {
 	enum rap_arm arm;

@@ -62,7 +62,7 @@ RAP_POLICY(bpf, 0,
 	   "the loaded BPF policy (struct rapolicy_ops) decides first",
 	   "off", "on")
 RAP_POLICY(random_miss, 0,
-	   "read only the faulting page while a file's read-around goes unused",
+	   "read only the faulting page while a file's read-around goes unused; windows beyond stock's shrink as the memcg nears memory.max",
 	   "off", "fault")
 
 RAP_KNOB(streams_max_kb, 1, "4096", "KiB",
@@ -100,6 +100,7 @@ RAP_STAT(random_fault, "misses random_miss read only the faulting page of")
 RAP_STAT(random_return, "random files read-around came back to, on a run of misses")
 RAP_STAT(random_credit, "mmap_miss increments random_miss took back")
 RAP_STAT(random_marker, "marker hits of random files that read nothing more")
+RAP_STAT(pressure_cut, "windows beyond stock's size cut to the memcg's headroom")
 
 #undef RAP_POLICY
 #undef RAP_KNOB

@@ -351,6 +351,31 @@ static void rap_random_case_window(struct rap_test *t)
 	f.index = 30000;
 	f.counted = false;
 	RAP_EXPECT(t, rap_random_decide(&r, &f, &win, &did) && !r.credit);
+	/* a VM_HUGEPAGE window with room in the memcg is read as offered */
+	f.room = true;
+	f.point = RA_POLICY_SYNC_THP;
+	f.index = 35000;
+	win = (struct ra_policy_window){ .start = 34816, .size = 1024,
+					 .async_size = 512, .order = 9 };
+	RAP_EXPECT(t, !rap_random_decide(&r, &f, &win, &did) && !did);
+	RAP_EXPECT(t, win.start == 34816 && win.size == 1024 && r.random);
+	f.point = RA_POLICY_ASYNC;
+	f.index = 35400;
+	RAP_EXPECT(t, !rap_random_decide(&r, &f, &win, &did) && !did);
+	RAP_EXPECT(t, win.size == 1024 && win.async_size == 512);
+	/* without room, while the reader maps one cached folio in four misses */
+	f.room = false;
+	f.point = RA_POLICY_SYNC_THP;
+	r.thp_misses = 0;
+	r.pmd_hits = 0;
+	for (i = 0; i < 5; i++) {
+		if (!i)
+			rap_random_pmd_hit(&r);
+		f.index = 36000 + 5000 * i;
+		win = (struct ra_policy_window){ .start = f.index & ~511UL,
+						 .size = 1024, .order = 9 };
+		RAP_EXPECT(t, rap_random_decide(&r, &f, &win, &did) == (i == 4));
+	}
 	/* other decision points are not its */
 	f.point = RA_POLICY_SYNC_SEQ;
 	f.index = 40000;
