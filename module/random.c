@@ -208,10 +208,14 @@ bool rap_random_decide(struct rap_random *r, const struct rap_random_fault *f,
 	return true;
 }
 
-/* A fault mapped a cached folio of a VM_HUGEPAGE mapping with a PMD */
-void rap_random_pmd_hit(struct rap_random *r)
+/*
+ * A fault mapped the cached folio of @nr pages holding @index with a PMD:
+ * a fault a window saved, unless it is the folio of the latest miss (its
+ * retry maps the folio the miss read)
+ */
+void rap_random_pmd_hit(struct rap_random *r, pgoff_t index, unsigned long nr)
 {
-	if (r->pmd_hits < RAP_RANDOM_THP_SPAN)
+	if (nr && index / nr != r->last / nr && r->pmd_hits < RAP_RANDOM_THP_SPAN)
 		r->pmd_hits++;
 }
 

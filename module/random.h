@@ -122,6 +122,6 @@ bool rap_random_decide(struct rap_random *r, const struct rap_random_fault *f,
 		       struct ra_policy_window *win, unsigned int *did);
 bool rap_random_hit(struct rap_random *r, pgoff_t index, bool counted,
 		    unsigned int *did);
-void rap_random_pmd_hit(struct rap_random *r);
+void rap_random_pmd_hit(struct rap_random *r, pgoff_t index, unsigned long nr);
 
 #endif /* RAPOLICY_RANDOM_H */

@@ -179,7 +179,8 @@ bool rap_random_mmap_hit(const struct ra_policy_hit *hit, bool counted,
 	r = rap_random_find(&rap_random_slots[set].set, &key, false);
 	if (r) {
 		if (hit->pmd)
-			rap_random_pmd_hit(r);
+			rap_random_pmd_hit(r, hit->index,
+					   1UL << (PMD_SHIFT - PAGE_SHIFT));
 		counted = rap_random_hit(r, hit->index, counted, &did);
 	}
 	spin_unlock(&rap_random_slots[set].lock);

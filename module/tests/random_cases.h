@@ -369,8 +369,10 @@ static void rap_random_case_window(struct rap_test *t)
 	r.thp_misses = 0;
 	r.pmd_hits = 0;
 	for (i = 0; i < 5; i++) {
+		/* the retry of the miss maps its own folio: no evidence */
+		rap_random_pmd_hit(&r, r.last + 1, 512);
 		if (!i)
-			rap_random_pmd_hit(&r);
+			rap_random_pmd_hit(&r, r.last + 5000, 512);
 		f.index = 36000 + 5000 * i;
 		win = (struct ra_policy_window){ .start = f.index & ~511UL,
 						 .size = 1024, .order = 9 };
