@@ -235,6 +235,8 @@ render() {
 	[ "$smoke" = 1 ] || cp "$work/results.txt" "$svgdir/results.txt"
 	# the real clients' section (tests/bench/clients.sh), if they ran
 	[ "$smoke" = 1 ] || bash "$bench/clients.sh" --insert "$doc"
+	# the one-profile table (tests/bench/oneprofile.sh), if it ran
+	[ "$smoke" = 1 ] || bash "$bench/oneprofile.sh" --insert "$doc" >/dev/null
 	[ "$smoke" = 1 ] || tracker_section
 	[ "$smoke" = 1 ] || fault_cost_section || return 1
 }
@@ -491,6 +493,10 @@ if [ "$smoke" = 0 ]; then
 	log "random walks over random shares (random_miss): docs/bench/random.{txt,svg}"
 	bash "$bench/random.sh" "$svgdir" >"$work/vm-random.log" 2>&1 ||
 		log "the random sweep failed: no random plot (log in $work/vm-random.log)"
+	log "one profile: workloads under stock, each madvise() hint and best"
+	rm -f "$work/oneprofile.txt"
+	bash "$bench/oneprofile.sh" --run >"$work/vm-oneprofile.log" 2>&1 ||
+		log "the one-profile run failed: no table (log in $work/vm-oneprofile.log)"
 	log "the stream tracker's cost per fault"
 	"$top/tests/vm/vm-run" --mem 1024 --add "$top/tests/guest" -- \
 		sh /add/guest/tracker_cost.sh >"$work/vm-tracker.log" 2>&1 ||

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Real engines (TAP): unmodified Debian binaries and a model loader,
 # each on a cold page cache under the profiles as rapolicyctl ships them
-# (stock, best, random) and, for the loader, the madvise() hints a loader
+# (stock, best) and, for the loader, the madvise() hints a loader
 # could give instead.
 #
 #   engines.sh [--bench] [--keys N] [--gets N] [--rows N] [--loader-mib N]
@@ -141,14 +141,11 @@ get() {
 
 # The targets of docs/ENGINES.md met when they were measured: each is a
 # test; the others are printed as met or as a gap, and are no test.
-asserted="get-stock get-best get-random rev-major-best rev-sectors-best
-	readseq-sectors-best readseq-major-best readseq-sectors-random
-	readseq-major-random readreverse-sectors-best readreverse-major-best
-	readreverse-sectors-random readreverse-major-random scan-sectors-best
-	scan-major-best scan-sectors-random scan-major-random
-	sqlite-ASC-sectors-best sqlite-ASC-sectors-random sqlite-ASC-major-best
-	sqlite-ASC-major-random sqlite-DESC-major-best sqlite-DESC-major-random
-	loader-sectors phase-random"
+asserted="get-stock get-best rev-major-best rev-sectors-best
+	readseq-sectors-best readseq-major-best readreverse-sectors-best
+	readreverse-major-best scan-sectors-best scan-major-best
+	sqlite-ASC-sectors-best sqlite-ASC-major-best sqlite-DESC-major-best
+	loader-sectors phase-best"
 
 # target KEY DESCRIPTION TEST...: a target, a test if KEY is asserted
 target() {
@@ -218,26 +215,26 @@ rocksdb() {
 	run rocksdb_pread stock "$_mem" "$_f" "$@" --mmap_read=0 \
 		--benchmarks=readrandom --reads="$gets"
 	record rocksdb_pread stock
-	for p in stock best random; do
+	for p in stock best; do
 		run rocksdb_get "$p" "$_mem" "$_f" "$@" --mmap_read=1 \
 			--benchmarks=readrandom --reads="$gets"
 		record rocksdb_get "$p"
 	done
 	for w in readseq readreverse; do
-		for p in stock best random; do
+		for p in stock best; do
 			run "rocksdb_$w" "$p" 0 "$_f" "$@" --mmap_read=1 \
 				--benchmarks="$w"
 			record "rocksdb_$w" "$p"
 		done
 	done
-	for p in stock best random; do
+	for p in stock best; do
 		run rocksdb_scan "$p" 0 "$_f" "$@" --mmap_read=1 \
 			--benchmarks=seekrandom --seek_nexts=16 \
 			--reads=$((gets / 8))
 		record rocksdb_scan "$p"
 	done
 	pr=$(get rocksdb_pread stock sectors)
-	for p in stock best random; do
+	for p in stock best; do
 		s=$(get rocksdb_get "$p" sectors)
 		target "get-$p" "rocksdb random gets through mmap under $p read at most 1.5x the sectors of pread's ($s, pread $pr)" \
 			le "$s" "$pr" 3 2
@@ -251,7 +248,7 @@ rocksdb() {
 			le "$rs" "$fs" 11 10
 	done
 	for w in readseq readreverse scan; do
-		for p in best random; do
+		for p in best; do
 			target "$w-sectors-$p" "rocksdb $w under $p reads no more sectors than stock ($(get "rocksdb_$w" "$p" sectors), stock $(get "rocksdb_$w" stock sectors))" \
 				le_stock "$(get "rocksdb_$w" "$p" sectors)" "$(get "rocksdb_$w" stock sectors)"
 			target "$w-major-$p" "rocksdb $w under $p takes no more major faults than stock ($(get "rocksdb_$w" "$p" major), stock $(get "rocksdb_$w" stock major))" \
@@ -275,7 +272,7 @@ sqlite_index() {
 	sync
 	echo "# sqlite: $rows rows, $(($(stat -c %s "$SQLDB") / 1024)) KiB; [$(($(cut -d. -f1 /proc/uptime) - t0)) s]"
 	for d in ASC DESC; do
-		for p in stock best random; do
+		for p in stock best; do
 			# the keys, in order: one cksum of them all
 			run "sqlite_$d" "$p" 0 'p' "$DEB/ld-linux-x86-64.so.2" \
 				--library-path "$DEB/lib" "$DEB/bin/sqlite3" \
@@ -284,7 +281,7 @@ sqlite_index() {
 			record "sqlite_$d" "$p"
 		done
 	done
-	for p in best random; do
+	for p in best; do
 		for d in ASC DESC; do
 			target "sqlite-$d-sectors-$p" "sqlite index scan $d under $p reads no more sectors than stock ($(get "sqlite_$d" "$p" sectors), stock $(get "sqlite_$d" stock sectors))" \
 				le_stock "$(get "sqlite_$d" "$p" sectors)" "$(get "sqlite_$d" stock sectors)"
@@ -302,7 +299,7 @@ loader() {
 	sync
 	echo "# loader: $(($(stat -c %s "$MODEL") / 1048576)) MiB; [$(($(cut -d. -f1 /proc/uptime) - t0)) s]"
 	_f='/^\(tensors\|bytes\):/p'
-	for p in stock best random; do
+	for p in stock best; do
 		run loader "$p" 0 "$_f" tensor_load load "$MODEL" 1 forward
 		record loader "$p"
 	done
@@ -322,7 +319,7 @@ loader() {
 		le_stock "$bs" "$ss"
 	target loader-mean "loader under best: mean request at least stock's and the hint's ($((bs / (bi ? bi : 1))) sectors; stock $((ss / (si ? si : 1))), hint $((hs / (hi ? hi : 1))))" \
 		mean_ge "$bs" "$bi" "$ss" "$si" "$hs" "$hi"
-	echo "# loader mean reads in flight while busy (read ticks / busy ticks; TCG, not asserted): stock $(get loader stock rticks)/$(get loader stock ioticks), best $(get loader best rticks)/$(get loader best ioticks), random $(get loader random rticks)/$(get loader random ioticks), hint $(get loader_hint stock rticks)/$(get loader_hint stock ioticks), hint under best $(get loader_hint best rticks)/$(get loader_hint best ioticks)"
+	echo "# loader mean reads in flight while busy (read ticks / busy ticks; TCG, not asserted): stock $(get loader stock rticks)/$(get loader stock ioticks), best $(get loader best rticks)/$(get loader best ioticks), hint $(get loader_hint stock rticks)/$(get loader_hint stock ioticks), hint under best $(get loader_hint best rticks)/$(get loader_hint best ioticks)"
 	rm -f "$MODEL"
 }
 
@@ -345,7 +342,7 @@ phases() {
 
 phase() {
 	PHASE=$(testfile 256M) || { [ "$bench" = 1 ] || tap 1 "phase: create a 256 MiB file"; return; }
-	for p in stock best random; do
+	for p in stock best; do
 		phases "$p" 0
 		eval "fresh_$p=\$p_major"
 		phases "$p" 1

@@ -63,6 +63,9 @@ done
 # most +1% or +3), MiB within 1%. In a memcg, reclaim makes stock's own
 # counts vary from run to run (2% seen): there stock walks before and after
 # best, and best must stay within 1% of the range the two stock walks span.
+# A random walk is random_miss's (tests/guest/random.sh): it may read
+# less, never more, and take up to 5% more faults, the touches stock's
+# unused read-around windows happened to catch.
 for c in normal:random:1 huge:random:1 normal:stride:64 huge:random:5:memcg; do
 	advice=${c%%:*} rest=${c#*:}
 	case $rest in
@@ -84,8 +87,9 @@ for c in normal:random:1 huge:random:1 normal:stride:64 huge:random:5:memcg; do
 	[ "$m1" -gt "$m0" ] && m0=$m1
 	[ "$s1" -lt "$s0" ] && { t=$s0 s0=$s1 s1=$t; }
 	echo "# $advice $pattern $opt: stock $m0 majflt $s0..$s1 sectors; best $mb, $sb"
-	[ "$mb" -le $((m0 + m0 / 100 + 3)) ] &&
-		[ "$sb" -ge $((s0 - s0 / 100 - SECTOR_SLACK)) ] &&
+	slack=$((m0 / 100 + 3)) low=$((s0 - s0 / 100 - SECTOR_SLACK))
+	case $pattern in random:*) slack=$((m0 / 20 + 3)) low=0 ;; esac
+	[ "$mb" -le $((m0 + slack)) ] && [ "$sb" -ge "$low" ] &&
 		[ "$sb" -le $((s1 + s1 / 100 + SECTOR_SLACK)) ]
 	tap $? "best: no regression for $advice $pattern${opt:+ in a 128 MiB memcg}"
 done

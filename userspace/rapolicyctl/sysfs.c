@@ -517,10 +517,7 @@ const struct profile profiles[] = {
 	{ "seed", "the seed proposals' policies",
 	  "descending_thp=folio pmd_hit=on descending_seq=window "
 	  "vma_limit=near_end sync_mmap_order=fault_around" },
-	{ "best", "the stream tracker and descending streams, the rest stock",
-	  "descending_thp=stream descending_seq=stream descending_around=stream "
-	  "streams=on" },
-	{ "random", "best, and random_miss for mappings read mostly at random",
+	{ "best", "the stream tracker, descending streams and random_miss, the rest stock",
 	  "descending_thp=stream descending_seq=stream descending_around=stream "
 	  "streams=on random_miss=fault" },
 };
