@@ -13,7 +13,10 @@
  * pages dropped (POSIX_FADV_DONTNEED, checked with mincore()). PCT 0 runs
  * the scan alone: a fresh scan. Reads one byte per touched page.
  *
- *   phaser PCT FILE
+ *   phaser PCT FILE [ADVICE]
+ *
+ * ADVICE (random, sequential or hugepage) is madvise()d over the mapping
+ * once, as a program that knows one of its phases would.
  *
  * Output: "PHASE_key: value" lines, PHASE one of lookups, scan, again:
  * touches, major_faults, sectors_read (of the file's block device).
@@ -112,15 +115,29 @@ static void phase(struct phaser *p, const char *name, size_t n, int order,
 	free(perm);
 }
 
+/* The madvise() advice named @s, or -1 */
+static int advice(const char *s)
+{
+	if (!strcmp(s, "random"))
+		return MADV_RANDOM;
+	if (!strcmp(s, "sequential"))
+		return MADV_SEQUENTIAL;
+	if (!strcmp(s, "hugepage"))
+		return MADV_HUGEPAGE;
+	return -1;
+}
+
 int main(int argc, char **argv)
 {
 	struct phaser p = { 0 };
 	struct stat st;
+	int adv = 0;
 	double pct;
 	size_t n;
 
-	if (argc != 3 || (pct = atof(argv[1])) < 0 || pct > 100) {
-		fprintf(stderr, "usage: phaser PCT FILE\n");
+	if ((argc != 3 && argc != 4) || (pct = atof(argv[1])) < 0 || pct > 100 ||
+	    (argc == 4 && (adv = advice(argv[3])) < 0)) {
+		fprintf(stderr, "usage: phaser PCT FILE [random|sequential|hugepage]\n");
 		return 2;
 	}
 	p.fd = open(argv[2], O_RDONLY);
@@ -136,6 +153,8 @@ int main(int argc, char **argv)
 	p.map = mmap(NULL, p.pages * p.page_size, PROT_READ, MAP_SHARED, p.fd, 0);
 	if (p.map == MAP_FAILED)
 		die("mmap");
+	if (argc == 4 && madvise((void *)p.map, p.pages * p.page_size, adv))
+		die("madvise");
 	n = (size_t)(pct * (double)p.pages / 100);
 	if (n)
 		phase(&p, "lookups", n, 0, 1);
