@@ -14,9 +14,10 @@
 # 262144 (the file, once) in 16 MiB.
 # Random walks: best takes at most 20% more major faults than stock, and
 # reads at most 1% more (reclaim makes stock's own counts vary by that
-# much between runs of a random walk in a memcg): random_miss reads the faulting page alone, and gives up the
-# touches stock's unused read-around windows happen to catch (1% random,
-# 32-page windows: 0.32 a window), and for MADV_HUGEPAGE the folios that
+# much between runs of a random walk in a memcg): random_miss reads the
+# faulting page alone, and gives up the touches stock's unused read-around
+# windows happen to catch (1% random, 32-page windows: 0.32 a window),
+# and for MADV_HUGEPAGE the folios that
 # would have lasted until the next touch (docs/RANDOM.md). Measured:
 # 1.03x, 1.14x and 0.99x stock's faults for 5% in 16, 32 and 64 MiB,
 # reading 22x, 18x and 5x less; 1.08x for 1%, reading 9x less. The 1.14x

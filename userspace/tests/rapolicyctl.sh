@@ -24,7 +24,7 @@ tap $? "get --json"
 
 # Profiles are absolute: what best names, every other policy of the table
 # at stock
-best="descending_thp=stream descending_seq=stream descending_around=stream streams=on"
+best="descending_thp=stream descending_seq=stream descending_around=stream streams=on random_miss=fault"
 want=$(sh "$(dirname "$0")/../../tests/table.sh" | awk -v best="$best" '
 	$1 == "policy" {
 		v = $4
