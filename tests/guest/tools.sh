@@ -55,7 +55,7 @@ tap $? "rapolicyctl status: nothing unavailable on $(uname -r)"
 
 # Profiles are absolute
 rapolicyctl profile seed >/dev/null && rapolicyctl profile best >/dev/null &&
-	[ "$(rapolicyctl get | grep -v '^streams_' | tr '\n' ' ')" = "descending_thp=stream pmd_hit=off descending_seq=stream vma_limit=none sync_mmap_order=off descending_around=stream streams=on bpf=off random_miss=off " ]
+	[ "$(rapolicyctl get | grep -v '^streams_' | tr '\n' ' ')" = "descending_thp=stream pmd_hit=off descending_seq=stream vma_limit=none sync_mmap_order=off descending_around=stream streams=on bpf=off random_miss=fault " ]
 tap $? "profile seed then best sets every policy as best says"
 rapolicyctl status | grep -qx "profile: best" && rapolicyctl profile verify best >/dev/null
 tap $? "status and profile verify: best"
