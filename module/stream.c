@@ -1001,10 +1001,8 @@ static bool rap_stream_sync(struct rap_stream *s,
 					s->delta < 0 &&
 					rap_stream_walked(s, f, view));
 		s->span = s->dense || step == 1;
-	} else if (again) {
-		s->span = s->span || step == 1;	/* stock's windows stay */
 	} else {
-		s->span = s->dense || step <= f->stock_pages;
+		s->span = step == 1;
 	}
 	if (!s->span) {
 		s->unit_order = 0;
@@ -1029,10 +1027,12 @@ static bool rap_stream_sync(struct rap_stream *s,
 	}
 	if (s->delta > 0 && !s->lost && rap_stream_adopt(s, f, win))
 		return false;
+	if (s->delta > 0 && f->kind == RAP_MAP_AROUND && rap_stream_lotsamiss(f))
+		return rap_stream_page_only(f, view, win, did);
 	if (f->kind == RAP_MAP_THP) {
 		order = f->thp_order;
 	} else {
-		order = rap_order_up(step);
+		order = rap_order_up(s->dense ? f->fault_around_pages : step);
 		if (order > f->max_order)
 			order = f->max_order;
 	}
@@ -1170,7 +1170,8 @@ static bool rap_stream_async(struct rap_stream *s,
 		*did |= RAP_STREAM_DID_ASYNC | RAP_STREAM_DID_STRIDE;
 		return true;
 	}
-	if (s->done)
+	if (s->done || (s->delta > 0 && f->kind == RAP_MAP_AROUND &&
+			rap_stream_lotsamiss(f)))
 		return false;
 	s->window *= 2;
 	if (s->window > rap_stream_max(s, f))
