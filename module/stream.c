@@ -660,14 +660,8 @@ static pgoff_t rap_stream_marker_at(const struct rap_stream *s,
 				    const struct rap_cache_view *view,
 				    pgoff_t edge, pgoff_t start, pgoff_t end)
 {
-	unsigned long step = rap_stream_step(s);
-	pgoff_t p;
+	pgoff_t p = edge;
 
-	for (; step; step = step & 1 ? 0 : step / 2)
-		if (rap_stream_touch_from(s, edge, step, &p) &&
-		    rap_stream_uncached(s, view, &p, step, start, end))
-			return p;
-	p = edge;
 	if (rap_stream_uncached(s, view, &p, 1UL << s->unit_order, start, end))
 		return p;
 	return end;
