@@ -960,13 +960,15 @@ static bool rap_stream_walked(const struct rap_stream *s,
 }
 
 /*
- * A miss that continues a confirmed stream. When its reader is dense, or
- * (VM_SEQ_READ) its step is at most what stock reads on a miss, read the
- * span from the fault on, in folios at least as large as the step so that
- * the marked one holds a touch whatever the reader's stride below the
- * step; the first window is twice stock's (or two steps), as forward
- * readahead doubles on its first marker. Otherwise read stock's window at
- * the next miss.
+ * A miss that continues a confirmed stream. A dense reader (under
+ * read-around or VM_HUGEPAGE), or one of a step of one page, gets the
+ * span from the fault on, in folios of a fault-around block; the first
+ * window is twice stock's (or two steps), as forward readahead doubles on
+ * its first marker. Any other reader gets the window stock would read at
+ * its next touch, read now: read-around and VM_HUGEPAGE give up after
+ * MMAP_LOTSAMISS misses and then read the faulting page only, and
+ * VM_SEQ_READ reads ra_pages from each touch it misses, which other
+ * readers' windows thin out (a span would read the pages it skips).
  */
 static bool rap_stream_sync(struct rap_stream *s,
 			    const struct rap_stream_fault *f,
@@ -978,26 +980,9 @@ static bool rap_stream_sync(struct rap_stream *s,
 	unsigned int order;
 
 	s->done = false;
-	/*
-	 * Read-around and VM_HUGEPAGE give up after MMAP_LOTSAMISS misses
-	 * and then read only the faulting page: a strided reader there gets
-	 * its pages only, a dense one (stride 1, the cached pages behind its
-	 * misses, or with read-around the pages between them walked) its
-	 * span. VM_SEQ_READ reads its window on every miss, so the span
-	 * when stock's windows cover it too: for a dense reader, or a step
-	 * of at most one window. A step longer than the window leaves the
-	 * pages past each window unread; the page behind the miss cached
-	 * (another reader's window, a random reader's) does not show that
-	 * this reader reads them.
-	 */
-	if (f->kind != RAP_MAP_SEQ) {
-		s->dense = s->dense || (f->kind == RAP_MAP_AROUND &&
-					s->delta < 0 &&
-					rap_stream_walked(s, f, view));
-		s->span = s->dense || step == 1;
-	} else {
-		s->span = step == 1;
-	}
+	if (f->kind == RAP_MAP_AROUND && s->delta < 0 && !s->dense)
+		s->dense = rap_stream_walked(s, f, view);
+	s->span = step == 1 || (s->dense && f->kind != RAP_MAP_SEQ);
 	if (!s->span) {
 		s->unit_order = 0;
 		if (!again) {
@@ -1023,13 +1008,8 @@ static bool rap_stream_sync(struct rap_stream *s,
 		return false;
 	if (s->delta > 0 && f->kind == RAP_MAP_AROUND && rap_stream_lotsamiss(f))
 		return rap_stream_page_only(f, view, win, did);
-	if (f->kind == RAP_MAP_THP) {
-		order = f->thp_order;
-	} else {
-		order = rap_order_up(s->dense ? f->fault_around_pages : step);
-		if (order > f->max_order)
-			order = f->max_order;
-	}
+	order = f->kind == RAP_MAP_THP ? f->thp_order :
+		min(rap_order_up(f->fault_around_pages), f->max_order);
 	s->unit_order = order;
 	s->window = 2 * (f->stock_pages > step ? f->stock_pages : step);
 	if (s->window < 2UL << order)
