@@ -7,20 +7,12 @@
  * markers it set. A stream is a run of misses a constant number of pages
  * apart (the stride, either sign), or a run of misses that each continue
  * the cached pages behind them in one direction (a dense reader whose
- * readahead stock lost). From its fourth miss (fifth if dense) a stream
- * reads ahead:
- *
- * - span: for a dense stream, or with VM_SEQ_READ a stride of at most
- *   what stock reads on one miss, every page from the fault on in the
- *   stream's direction, in windows that double up to the largest the
- *   kernel takes; stock reads those spans too, one window per miss;
- * - stride: otherwise the page of the stream's next touch, or with
- *   VM_SEQ_READ the window stock would read at its next miss, read before
- *   the reader gets there.
- *
- * Each window marks the folio of the first page the stream will touch in
- * it; the hit of that marker reads the next window, so a stream costs the
- * misses that detect it and no more.
+ * readahead stock lost). Once confirmed, a dense stream (read-around,
+ * VM_HUGEPAGE) or one of a step of one page reads spans, every page from
+ * the fault on in doubling windows; any other reads the window stock
+ * would read at its next touch, before its reader gets there. Each window
+ * marks the folio of the first page the stream will touch in it; the hit
+ * of that marker reads the next window. docs/STREAMS.md, "The model".
  */
 #include "stream.h"
 
@@ -210,20 +202,15 @@ static bool rap_stream_nbr_mapped(struct rap_stream_nbr *nbr,
 
 /*
  * A loader that copies tensors in reverse order, each one forwards with
- * memcpy(), walks runs that ascend one below the other: each run ends
- * where the one it walked before began. Its miss at the start of a run
- * lies below the run before, by no more than the largest window, and
- * every fault-around block of the run before is mapped (a random reader
- * leaves some unmapped, even one that touches a tenth of the pages). The
- * run before is the one a forward stream walked from its lowest miss up
- * to its highest, after two misses that continued it at least (at a small
- * read_ahead_kb, where the other threads' faults take stock's readahead
- * state from each run, its misses may look dense or strided), or the one
- * between a stream's two latest misses,
- * one below the other, with the page above the fault not cached and the
- * fault within a read-around window of the latest miss (at a large
- * read_ahead_kb, where read-around's windows cover all but the starts of
- * some runs).
+ * memcpy(), walks runs that ascend one below the other. Its miss at the
+ * start of a run lies below the run before, by no more than the largest
+ * window, with every fault-around block of that run mapped (a random
+ * reader leaves some unmapped). The run before: the one a forward stream
+ * walked from its lowest miss to its highest, after two misses that
+ * continued it (small read_ahead_kb), or the one between a stream's two
+ * latest misses, one below the other, the page above the fault not cached
+ * and the fault within a read-around window of the latest miss (large
+ * read_ahead_kb). docs/STREAMS.md, "Detection".
  */
 static bool rap_stream_descent(const struct rap_stream *s,
 			       const struct rap_stream_fault *f,
@@ -300,24 +287,13 @@ static enum rap_stream_match rap_stream_match(const struct rap_stream *s,
 		return RAP_MATCH_STRIDE;
 	/*
 	 * A confirmed stream that reads a window a touch marks the page it
-	 * predicts its reader touches next, a stride on from the touch
-	 * before; a reader whose records are not all one size lands a few
-	 * pages off that place (jitter), beside the marker, which stays out
-	 * (fault-around never maps a marked folio, so a touch of it is a
-	 * fault the tracker hears of). A miss within a quarter stride of the
-	 * marker is the stream's, nearer its place than any other touch's,
-	 * if no reader walked the stride up to its last touch (which a
-	 * stride of two fault-around blocks or more shows): a B-tree's
-	 * scan, whose runs' first misses look like a jittered stride,
-	 * walked that run and walks the next up through the marker; a
-	 * pool's other tasks touch the pages between a task's touches,
-	 * which stock's windows serve and the stream's would not; a random
-	 * reader beside the stream maps some of a stride's blocks, not all.
-	 * Matched so, it continues the stream (rap_stream_decide());
-	 * without the match, the miss would start a stream of its own,
-	 * which the cached page of the marker beside it would make look
-	 * dense. A confirmed stream that lost its marker misses further
-	 * on, some strides on.
+	 * predicts its reader touches next; a reader whose records are not
+	 * all one size lands a few pages off (jitter). A miss within a
+	 * quarter stride of the marker is the stream's, if no reader walked
+	 * the stride up to its last touch (a B-tree's runs, a pool's other
+	 * tasks; a random reader maps some blocks of a stride, not all).
+	 * Without the match it would start a stream that the cached marker
+	 * beside it makes look dense. docs/STREAMS.md, "Jitter".
 	 */
 	step = rap_stream_step(s);
 	if (s->state == RAP_STREAM_AHEAD && !s->span && !s->dense &&
@@ -341,18 +317,12 @@ static enum rap_stream_match rap_stream_match(const struct rap_stream *s,
 		return RAP_MATCH_SHORT;
 	/*
 	 * A dense reader misses where the pages it came through end: the
-	 * page behind the fault is cached, the one ahead is not; as far on
-	 * as the largest window anyone read for it. A dense stream continues
-	 * so in its direction. A stream of fewer misses that is not dense
-	 * yet continues so either way: a B-tree's scan jumps to the interior
-	 * page of the next subtree before it resumes (LMDB's reverse cursor
-	 * misses below the leaves it walks down, at the branch page of the
-	 * next subtree), so its first misses need not point its way. A
-	 * confirmed stream that reads touches turns dense only where its
-	 * reader touched the page behind the miss: a strided reader whose
-	 * touch lands a page off its place, next to the window read for
-	 * its touch (cached, never touched), is no dense reader, and its
-	 * span would read what nobody touches.
+	 * page behind the fault cached, the one ahead not, as far on as the
+	 * largest window anyone read for it; a dense stream in its
+	 * direction, a young one either way (a B-tree's scan jumps to the
+	 * branch page of the next subtree before it resumes), a confirmed
+	 * one only where its reader touched the page behind (a jittered
+	 * touch lands next to the window read for it, cached, untouched).
 	 */
 	reach = 2 * f->stock_pages + f->max_pages;
 	if ((s->dense ? up == forward :
@@ -524,16 +494,17 @@ static bool rap_stream_touch_from(const struct rap_stream *s, pgoff_t edge,
 }
 
 /*
- * The kernel marks only a folio it adds: move *@p on by @step in the
- * stream's direction, a few times at most, to a page not cached yet,
- * inside [@start, @end).
+ * The kernel marks only a folio it adds: move *@p on by a folio of the
+ * stream's unit in its direction, a few times at most, to a page not
+ * cached yet, inside [@start, @end).
  */
 #define RAP_STREAM_PROBES	8
 
 static bool rap_stream_uncached(const struct rap_stream *s,
 				const struct rap_cache_view *view, pgoff_t *p,
-				unsigned long step, pgoff_t start, pgoff_t end)
+				pgoff_t start, pgoff_t end)
 {
+	unsigned long step = 1UL << s->unit_order;
 	unsigned int i;
 
 	for (i = 0; i < RAP_STREAM_PROBES; i++) {
@@ -629,11 +600,9 @@ static bool rap_stream_lotsamiss(const struct rap_stream_fault *f)
  * A read-around miss that reads nothing for a stream, with nothing cached
  * next to it, in a file stock would have given read-around up for
  * (rap_stream_lotsamiss()): the faulting page only, as stock reads then,
- * and not the read-around window of a file whose mmap_miss the tracker
- * kept low (a random reader beside a stream would read around where stock
- * reads single pages). A miss next to cached pages may be a dense
- * reader's that is no stream yet (a B-tree scan's resumption below the
- * pages it came through): its read-around window stays.
+ * not the window of a file whose mmap_miss the tracker kept low. A miss
+ * next to cached pages may be a dense reader's that is no stream yet (a
+ * B-tree scan's resumption): its read-around window stays.
  */
 static bool rap_stream_page_only(const struct rap_stream_fault *f,
 				 const struct rap_cache_view *view,
@@ -650,29 +619,12 @@ static bool rap_stream_page_only(const struct rap_stream_fault *f,
 }
 
 /*
- * Where a window [@start, @end) of the stream gets its marker: the first
- * page at or beyond @edge a multiple of the stream's step from its last
- * touch, or of half that step, a quarter..., so that a reader whose stride
- * divides the step touches it; else the folio at @edge, which any reader
- * of a stride up to the folio size touches.
- */
-static pgoff_t rap_stream_marker_at(const struct rap_stream *s,
-				    const struct rap_cache_view *view,
-				    pgoff_t edge, pgoff_t start, pgoff_t end)
-{
-	pgoff_t p = edge;
-
-	if (rap_stream_uncached(s, view, &p, 1UL << s->unit_order, start, end))
-		return p;
-	return end;
-}
-
-/*
  * A span window of s->window pages in whole folios of s->unit_order, from
- * @from on in the stream's direction, inside the VMA, marked at
- * rap_stream_marker_at(@edge): never on the folio of @from when @edge lies
- * beyond it, as for the window read on a miss, whose folio is mapped when
- * the fault retries and would never show its marker.
+ * @from on in the stream's direction, inside the VMA, marked at the first
+ * folio not cached from @edge on (its reader touches every folio): never
+ * on the folio of @from when @edge lies beyond it, as for the window read
+ * on a miss, whose folio is mapped when the fault retries and would never
+ * show its marker.
  */
 static bool rap_stream_span(struct rap_stream *s,
 			    const struct rap_stream_fault *f,
@@ -705,8 +657,8 @@ static bool rap_stream_span(struct rap_stream *s,
 		s->next = start ? start - 1 : 0;
 	}
 	rap_stream_window(win, start, end, s->unit_order);
-	p = rap_stream_marker_at(s, view, edge, start, end);
-	if (p >= start && p < end)
+	p = edge;
+	if (rap_stream_uncached(s, view, &p, start, end))
 		rap_stream_mark(s, win, p);
 	else
 		rap_stream_unmark(s, win);
@@ -729,17 +681,13 @@ static bool rap_stream_untouched(const struct rap_stream *s,
 
 /*
  * Whether a strided read-around stream reads stock's window around each
- * touch, as stock does, ahead of its reader: while every touch is one of
- * stock's misses (the stride is at least half a window, so no window of
- * stock's holds the next touch) and stock still reads windows, which it
- * stops doing after MMAP_LOTSAMISS (mm/filemap.c) misses in a row: while
- * what the file's streams took off it (rap_stream_taken()) stays below,
- * the file's own count aside (a stream whose window serves a jittered
- * touch takes a miss off it and counts it). The page cache is then left
- * as stock leaves it, for whatever reads the file next: the benchmark
- * of "filemap: use high-order folios in filemap sync RA"
- * (https://lore.kernel.org/all/20260415192853.3470423-3-stepanov.anatoly@huawei.com/)
- * reads one page per 4 MiB, then again over the pages read around them.
+ * touch ahead of its reader, as stock does: while every touch is one of
+ * stock's misses (a stride of half a window or more) and what the file's
+ * streams took off its count (rap_stream_taken()) stays below
+ * MMAP_LOTSAMISS (mm/filemap.c), the page cache is left as stock leaves
+ * it, for whatever reads the file next (the benchmark of "filemap: use
+ * high-order folios in filemap sync RA",
+ * https://lore.kernel.org/all/20260415192853.3470423-3-stepanov.anatoly@huawei.com/).
  * Past that, the touched pages only.
  */
 static bool rap_stream_around(const struct rap_stream *s,

@@ -25,27 +25,14 @@
  * builds into the module, the KUnit suite and the host unit tests, which
  * fake the lock and the clock (tests/unit/kernel_compat.h).
  *
- * The interface, for the fault path and for other policies:
- *
- * - rap_stream_wants(): whether a fault can concern the tracker at all;
- *   no lock, no page-cache lookup. Call it before locking the set.
- * - rap_stream_hash(): the set of a file (its low bits, as many as the
- *   arm's table has sets).
- * - rap_stream_decide(): one fault through a locked set.
- * - rap_stream_confirmed(): whether a locked set holds a confirmed stream
- *   of the file within @pages of @index (a read-around policy may leave
- *   such a file to the tracker); from the fault path, through
- *   rap_tracker_confirmed() (tracker.c), which locks the arm's set.
- * - rap_stream_flush(): drop every stream of a locked set;
- *   rap_tracker_flush() drops an arm's (stats/streams_flush).
- * - rap_stream_run(): one fault through an arm's table: the slot
- *   (rap_stream_slot()), one clock read, rap_stream_decide() on a copy of
- *   the set taken under its lock, the copy put back under it.
- * - rap_stream_table_resize(), rap_stream_table_grow(),
- *   rap_stream_table_shrink(), rap_stream_table_bound(): a new table for
- *   an arm, the streams moved over, the old one freed after an RCU grace
- *   period; the caller serialises them and rap_stream_table_flush() per
- *   table.
+ * The interface: rap_stream_wants() filters a fault before any lock;
+ * rap_stream_run() takes one fault through an arm's table (its set copied
+ * under the set's lock, decided by rap_stream_decide(), put back);
+ * rap_stream_confirmed() tells a read-around policy of a confirmed stream
+ * near a page; rap_stream_flush() and rap_stream_table_flush() drop
+ * streams; rap_stream_table_resize() and its callers (grow, shrink, bound)
+ * replace an arm's table, freeing the old one after an RCU grace period,
+ * serialised by the caller. Each is documented where it is defined.
  */
 #ifndef RAPOLICY_STREAM_H
 #define RAPOLICY_STREAM_H
