@@ -15,18 +15,26 @@
  * buckets per period, so redrawing them that way gives the exact null
  * distribution of any statistic of the adjusted counts.
  *
- * The statistic: the mean of arm B's cells minus arm A's, after removing
- * each bucket's and each period's mean (with one period, the grand mean),
- * of the raw counts: a bucket is compared with itself in the other arm,
- * a busy period weighs on neither arm, and a bucket weighs by its counts,
- * as it does in the total.  With one period it is the difference of the
- * arms' totals, each scaled by 64 over its number of buckets.  Being
- * linear in the counts, it is r a + b (times 1/r) for each redraw, a from
- * arm A's observed counts and b from arm B's, computed once; the p-value
+ * The statistic: the score of the treatment in a Poisson model with a
+ * factor per bucket and a factor per period (McCullagh and Nelder,
+ * Generalized Linear Models, 2nd ed., 1989, 6.4): the sum over arm B's
+ * cells of the adjusted count less its fitted value R_b C_p / N, where
+ * R_b, C_p and N are the adjusted counts' bucket, period and grand totals
+ * (with one period, C_p / 64).  A bucket is compared with itself in the
+ * other arm, and a busy period raises every bucket in proportion, as a
+ * load does, so it weighs on neither arm however the heavy buckets fell;
+ * a bucket weighs by its counts, as it does in the total.  The adjusted
+ * totals are those of arm A's observed cells plus arm B's over r, so for
+ * each redraw five sums, computed once, give the statistic at any r as
+ * r a + b - (c0 r^2 + c1 r + c2) / (N_A r + N_B) (times r); the p-value
  * of H(r) then costs one pass over the redraws, the estimate is the r
- * where the observed statistic is 0, and the interval is the set of r
- * the test does not reject, found by bisection on each side.  The
- * p-value of no effect is that of H(1): exact, whatever the data.
+ * where the observed statistic is 0, and the interval is the set of r the
+ * test does not reject, found by bisection on each side.  The p-value of
+ * no effect is that of H(1): exact, whatever the data.  With complementary
+ * pairs the estimate is the geometric mean of the ratios of totals of the
+ * two halves of the buckets: when B's effect differs between the heaviest
+ * files and the rest it lies between the ratio of the totals and the
+ * typical file's; docs/AB.md has what that does to the intervals.
  */
 #include <math.h>
 #include <stdio.h>
@@ -38,7 +46,7 @@
 #define NC(np)	((size_t)(np) * ABT_BUCKETS)
 
 const struct abt_plan abt_default_plan = {
-	.periods = 6, .perms = 999, .alpha = 0.04, .alpha_io = 0.005,
+	.periods = 6, .perms = 999, .alpha = 0.02, .alpha_io = 0.005,
 	.io_margin = 0.05, .min_buckets = 4, .seed = 0x5eed,
 };
 
@@ -66,58 +74,45 @@ static uint64_t next_u64(uint64_t *s)
 	return z ^ (z >> 31);
 }
 
-/* The cells: all 64 buckets by the periods analysed, [period][bucket] */
+/*
+ * The cells: all 64 buckets by the periods analysed, [period][bucket],
+ * and each bucket's total, split by the observed arm (under H(r) arm B's
+ * part is divided by r)
+ */
 struct cells {
 	unsigned int np, nb;		/* nb: arm B's cells, in every redraw */
 	bool pairs;			/* periods 2i + 1 are the complement of 2i */
 	unsigned int k[ABT_MAX_PERIODS];	/* arm B's buckets per period */
-	double *u[ABT_NR_METRICS][2];	/* centred counts of arm A's, arm B's cells */
+	double *u[ABT_NR_METRICS][2];	/* counts of arm A's, arm B's cells, else 0 */
+	double row[ABT_NR_METRICS][2][ABT_BUCKETS];
 	double ymax[ABT_NR_METRICS];
 	unsigned char (*inb)[ABT_BUCKETS];	/* arm B's buckets per period */
 };
 
-/* Remove the bucket (row) and period (column) means; one period: the mean */
-static void centre(double *v, unsigned int np)
-{
-	double grand = 0, row[ABT_BUCKETS] = { 0 }, col[ABT_MAX_PERIODS] = { 0 };
-
-	for (size_t i = 0; i < NC(np); i++)
-		grand += v[i] / (double)NC(np);
-	for (unsigned int p = 0; p < np; p++) {
-		for (unsigned int b = 0; b < ABT_BUCKETS; b++) {
-			row[b] += v[p * ABT_BUCKETS + b] / np;
-			col[p] += v[p * ABT_BUCKETS + b] / ABT_BUCKETS;
-		}
-	}
-	for (unsigned int p = 0; p < np; p++)
-		for (unsigned int b = 0; b < ABT_BUCKETS; b++)
-			v[p * ABT_BUCKETS + b] += np < 2 ? -grand :
-						  grand - row[b] - col[p];
-}
+/* Sums per labelling and metric: a, b, then per period two bucket totals */
+#define NT(np)	(2 + 2 * (size_t)(np))
 
 /*
- * The statistic's two parts for one labelling, given per period as its
- * list of arm B's buckets.  The centred values sum to 0, so the mean of
- * B's cells minus A's is sum(B) (1/nB + 1/nA).
+ * The sums of one labelling that give its statistic at any r: over its
+ * arm B's cells, of the observed A counts (a) and B counts (b), and per
+ * period, of its arm B's buckets' totals' A and B parts
  */
-static void contrast(const struct cells *c, unsigned char (*inb)[ABT_BUCKETS],
-		     double (*ab)[2])
+static void contrast(const struct cells *c, unsigned char (*inb)[ABT_BUCKETS], double *t)
 {
-	double s[ABT_NR_METRICS][2] = { { 0 } };
-	double scale = 1.0 / c->nb + 1.0 / (NC(c->np) - c->nb);
+	for (int m = 0; m < ABT_NR_METRICS; m++, t += NT(c->np)) {
+		memset(t, 0, NT(c->np) * sizeof(*t));
+		for (unsigned int p = 0; p < c->np; p++) {
+			for (unsigned int i = 0; i < c->k[p]; i++) {
+				unsigned int b = inb[p][i];
+				size_t cell = p * ABT_BUCKETS + b;
 
-	for (unsigned int p = 0; p < c->np; p++) {
-		for (unsigned int i = 0; i < c->k[p]; i++) {
-			size_t cell = p * ABT_BUCKETS + inb[p][i];
-
-			for (int m = 0; m < ABT_NR_METRICS; m++)
-				for (int arm = 0; arm < 2; arm++)
-					s[m][arm] += c->u[m][arm][cell];
+				t[0] += c->u[m][0][cell];
+				t[1] += c->u[m][1][cell];
+				t[2 + 2 * p] += c->row[m][0][b];
+				t[3 + 2 * p] += c->row[m][1][b];
+			}
 		}
 	}
-	for (int m = 0; m < ABT_NR_METRICS; m++)
-		for (int arm = 0; arm < 2; arm++)
-			ab[m][arm] = s[m][arm] * scale;
 }
 
 /*
@@ -149,33 +144,78 @@ static void redraw(const struct cells *c, uint64_t *rng,
 	}
 }
 
-/* The redraws' statistics, per metric: index 0 is the observed labelling */
+/* The redraws' sums, per metric: index 0 is the observed labelling */
 struct dist {
+	const struct cells *c;
 	unsigned int n;
-	double (*ab)[ABT_NR_METRICS][2];
+	double *t;		/* [redraw][metric][NT(np)] */
 	double ymax;
+	double f[ABT_MAX_PERIODS];	/* the period factors at the r of the last fit() */
 	int m;
 };
 
 /*
+ * The period factors under H(r): the mean over the busy buckets of the
+ * share of its adjusted counts that fell in each period (with one period,
+ * a bucket's expected count is its 64th of the total: 1/64 per bucket)
+ */
+static void fit(struct dist *d, double r)
+{
+	const struct cells *c = d->c;
+	unsigned int busy = 0;
+
+	memset(d->f, 0, sizeof(d->f));
+	if (c->np < 2) {
+		d->f[0] = 1;
+		return;
+	}
+	for (unsigned int b = 0; b < ABT_BUCKETS; b++) {
+		double tot = c->row[d->m][0][b] + c->row[d->m][1][b] / r;
+
+		if (!(tot > 0))
+			continue;
+		busy++;
+		for (unsigned int p = 0; p < c->np; p++) {
+			size_t cell = p * ABT_BUCKETS + b;
+
+			d->f[p] += (c->u[d->m][0][cell] + c->u[d->m][1][cell] / r) / tot;
+		}
+	}
+	for (unsigned int p = 0; p < c->np && busy; p++)
+		d->f[p] /= busy;
+}
+
+/* Redraw i's statistic under H(r), times r, after fit(d, r) */
+static double stat(const struct dist *d, unsigned int i, double r)
+{
+	const double *t = d->t + ((size_t)i * ABT_NR_METRICS + d->m) * NT(d->c->np);
+	double s = r * t[0] + t[1];
+
+	for (unsigned int p = 0; p < d->c->np; p++)
+		s -= d->f[p] * (r * t[2 + 2 * p] + t[3 + 2 * p]);
+	return s;
+}
+
+/*
  * The randomization p-value of H(r), r = e^s.  Statistics within a
  * billionth of the counts' scale of the observed one are rounding, not
- * data (identical counts in every period centre to that), and count as
+ * data (identical counts in every period leave that), and count as
  * ties, which no redraw may beat.
  */
-static double pvalue(const struct dist *d, double s)
+static double pvalue(struct dist *d, double s)
 {
-	double r = exp(s), tol = 1e-9 * (1 + d->ymax) * (1 + r);
-	double obs = fabs(r * d->ab[0][d->m][0] + d->ab[0][d->m][1]) - tol;
+	double r = exp(s), tol = 1e-9 * (1 + d->ymax) * (1 + r), obs;
 	unsigned int ge = 1;
 
+	fit(d, r);
+	obs = fabs(stat(d, 0, r)) - tol;
 	for (unsigned int i = 1; i < d->n; i++)
-		ge += fabs(r * d->ab[i][d->m][0] + d->ab[i][d->m][1]) >= obs;
+		ge += fabs(stat(d, i, r)) >= obs;
 	return (double)ge / d->n;
 }
 
 /* The edge of {s: p(s) > alpha} from est towards dir; +-inf if none */
-static double edge(const struct dist *d, double alpha, double est, int dir)
+static double edge(struct dist *d, double alpha, double est, int dir)
 {
 	double in = est, out = est, step = 1.0 / 256;
 	int i;
@@ -199,14 +239,26 @@ static double edge(const struct dist *d, double alpha, double est, int dir)
 	return (in + out) / 2;
 }
 
-/* The estimate: where the observed statistic is 0; else the scaled ratio */
-static void effect(const struct dist *d, double alpha, struct abt_effect *e)
+/* The observed labelling's statistic under H(e^s) */
+static double observed(struct dist *d, double s)
 {
-	double a = d->ab[0][d->m][0], b = d->ab[0][d->m][1], s;
+	fit(d, exp(s));
+	return stat(d, 0, exp(s));
+}
 
-	if (a < 0 && b > 0)
-		s = log(-b / a);
-	else if (e->scaled[0] > 0 && e->scaled[1] > 0)
+/* The estimate: where the observed statistic is 0; else the scaled ratio */
+static void effect(struct dist *d, double alpha, struct abt_effect *e)
+{
+	double lo = -30, hi = 30, s;
+
+	if (observed(d, lo) > 0 && observed(d, hi) < 0) {
+		for (int i = 0; i < 60; i++) {
+			double mid = (lo + hi) / 2;
+
+			*(observed(d, mid) > 0 ? &lo : &hi) = mid;
+		}
+		s = (lo + hi) / 2;
+	} else if (e->scaled[0] > 0 && e->scaled[1] > 0)
 		s = log(e->scaled[1] / e->scaled[0]);
 	else
 		s = e->scaled[1] > 0 ? 30 : -30;
@@ -218,6 +270,8 @@ static void effect(const struct dist *d, double alpha, struct abt_effect *e)
 
 static bool load_cells(struct cells *c, const struct abt_period *p, unsigned int np)
 {
+	double total[ABT_NR_METRICS][2] = { { 0 } };
+
 	c->np = np;
 	c->nb = 0;
 	c->inb = calloc(np, sizeof(*c->inb));
@@ -234,15 +288,21 @@ static bool load_cells(struct cells *c, const struct abt_period *p, unsigned int
 			if (arm)
 				c->inb[i][c->k[i]++] = (unsigned char)b;
 			for (int m = 0; m < ABT_NR_METRICS; m++) {
-				c->u[m][arm][i * ABT_BUCKETS + b] = p[i].y[m][b];
-				c->ymax[m] = fmax(c->ymax[m], p[i].y[m][b]);
+				double y = p[i].y[m][b];
+
+				c->u[m][arm][i * ABT_BUCKETS + b] = y;
+				c->row[m][arm][b] += y;
+				total[m][arm] += y;
+				c->ymax[m] = fmax(c->ymax[m], y);
 			}
 		}
 		c->nb += c->k[i];
 	}
-	for (int m = 0; m < ABT_NR_METRICS; m++)
+	/* one period: no bucket to compare with itself, each expects 1/64 */
+	for (int m = 0; m < ABT_NR_METRICS && np < 2; m++)
 		for (int arm = 0; arm < 2; arm++)
-			centre(c->u[m][arm], np);
+			for (unsigned int b = 0; b < ABT_BUCKETS; b++)
+				c->row[m][arm][b] = total[m][arm] / ABT_BUCKETS;
 	return true;
 }
 
@@ -376,14 +436,15 @@ void abt_analyse(const struct abt_period *p, unsigned int n,
 		snprintf(r->why, sizeof(r->why), "one arm has no bucket");
 		goto out;
 	}
+	d.c = &c;
 	d.n = plan->perms + 1;
-	d.ab = calloc(d.n, sizeof(*d.ab));
-	if (!d.ab)
+	d.t = calloc((size_t)d.n * ABT_NR_METRICS * NT(c.np), sizeof(*d.t));
+	if (!d.t)
 		goto nomem;
 	for (unsigned int i = 0; i < d.n; i++) {
 		if (i)
 			redraw(&c, &rng, c.inb);
-		contrast(&c, c.inb, d.ab[i]);
+		contrast(&c, c.inb, d.t + (size_t)i * ABT_NR_METRICS * NT(c.np));
 	}
 	for (d.m = 0; d.m < ABT_NR_METRICS; d.m++) {
 		d.ymax = c.ymax[d.m];
@@ -396,5 +457,5 @@ nomem:
 	snprintf(r->why, sizeof(r->why), "out of memory");
 out:
 	free_cells(&c);
-	free(d.ab);
+	free(d.t);
 }

@@ -41,7 +41,7 @@ static const char usage_ab[] =
 "itself and prints the stream.\n"
 "'report' analyses the plan's periods of FILE, no other horizon: the\n"
 "ratio of B's total major faults and pages read to A's, each arm scaled\n"
-"to all 64 buckets, a randomization test and the interval it gives (96%\n"
+"to all 64 buckets, a randomization test and the interval it gives (98%\n"
 "for faults, 99% for pages), and one of: B better, B worse, B worse\n"
 "(I/O), no difference detected at this power, not enough data, invalid:\n"
 "settings changed.  B better needs fewer major faults and pages read\n"
