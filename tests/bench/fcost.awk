@@ -62,6 +62,7 @@ END {
 	label["unloaded"] = "module unloaded"
 	label["off"] = "loaded, every policy off"
 	label["best"] = "profile best"
+	label["pmd"] = "pmd_hit=on (the hit hook alone)"
 	label["random"] = "random_miss=fault"
 	label["bpf"] = "BPF (descending_seq.bpf.o, bpf=on)"
 	label["unloaded2"] = "module unloaded again (A/A)"

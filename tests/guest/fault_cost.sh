@@ -15,7 +15,9 @@
 # major fault (getrusage(): the fault path without the wait for the disk),
 # the median of 3 walks per round.
 # Settings: the module unloaded (no hook), loaded with every policy off,
-# the profile best, random_miss=fault alone, a BPF policy
+# the profile best, pmd_hit=on alone (the hit hook on, a policy that only
+# looks at the fault: what entering the module costs a cached fault),
+# random_miss=fault alone, a BPF policy
 # (descending_seq.bpf.o, bpf=on) where the kernel has BPF struct_ops, and
 # the module unloaded again: the A/A pair that shows the noise.
 # REPS rounds of every setting in turn, each round starting one setting
@@ -47,7 +49,7 @@ mkdir -p $TMPFS && mount -t tmpfs -o size=300m none $TMPFS &&
 	{ tap 1 "a 256 MiB tmpfs file"; tap_end; }
 modprobe rapolicy || { tap 1 "load rapolicy"; tap_end; }
 
-settings="unloaded off best random"
+settings="unloaded off best pmd random"
 if [ -d /sys/kernel/btf ] && [ -x "$PROGS/rapolicy-bpf" ]; then
 	settings="$settings bpf"
 else
@@ -78,6 +80,7 @@ apply() {
 	unloaded*) unload ;;
 	off) ;;
 	best) profile best ;;
+	pmd) set_policy pmd_hit on ;;
 	random) set_policy random_miss fault ;;
 	bpf) rapolicy-bpf load "$PROGS/descending_seq.bpf.o" >/dev/null &&
 		set_policy bpf on ;;
