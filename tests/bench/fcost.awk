@@ -187,8 +187,12 @@ END {
 				k == "major" ? "the miss and window hooks" : "the hit hook", e, count(faults, s, k))
 			if (count(faults, s, k) != count(faults, "unloaded", k))
 				why = why sprintf(", where unloaded takes %s: the policy acts", count(faults, "unloaded", k))
-			if (d <= tp && noise[k] <= tp)
+			if (d <= tp && noise[k] <= tp) {
 				met = met (met == "" ? "" : ", ") what
+				if (count(faults, s, k) != count(faults, "unloaded", k))
+					met = met sprintf(" (%s faults, where unloaded takes %s: the policy acts)",
+						count(faults, s, k), count(faults, "unloaded", k))
+			}
 			else if (d <= noise[k])
 				unres = unres (unres == "" ? "" : "; ") what " (" why ")"
 			else
