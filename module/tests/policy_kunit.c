@@ -64,9 +64,117 @@ static void rap_register_contract(struct kunit *test)
 	readahead_policy_unregister(&rap_nop_ops);
 }
 
+/*
+ * The kernel's check of a replaced window, ra_policy_window_check(), as
+ * the fault path runs it on every window a policy (built in or BPF)
+ * returns: a VMA mapping pages [100, 4100) of a 3000-page file, read-around
+ * with ra_pages 32, a miss at page 300.
+ */
+static void rap_window_check(struct kunit *test)
+{
+	struct ra_policy_fault f = {
+		.index = 300, .vma_start = 100, .vma_end = 4100,
+		.point = RA_POLICY_SYNC_AROUND, .sync_point = RA_POLICY_SYNC_AROUND,
+		.ra_pages = 32, .max_pages = 1024, .window_pages = 32,
+		.max_order = 9,
+	};
+	const pgoff_t pages = 3000;
+	struct ra_policy_window w = { .start = 290, .size = 32,
+				      .async_size = 8, .order = 2 };
+
+	KUNIT_EXPECT_TRUE(test, ra_policy_window_check(&f, &w, pages, 0, 0));
+	KUNIT_EXPECT_EQ(test, w.start, 290);
+	KUNIT_EXPECT_EQ(test, w.size, 32);
+	KUNIT_EXPECT_EQ(test, w.async_size, 8);
+	/* a miss's window holds the faulting page, or is refused */
+	w = (struct ra_policy_window){ .start = 301, .size = 32 };
+	KUNIT_EXPECT_FALSE(test, ra_policy_window_check(&f, &w, pages, 0, 0));
+	w = (struct ra_policy_window){ .start = 200, .size = 100 };
+	KUNIT_EXPECT_FALSE(test, ra_policy_window_check(&f, &w, pages, 0, 0));
+	/* ra_pages without VM_HUGEPAGE, cut so that it keeps the fault */
+	w = (struct ra_policy_window){ .start = 300, .size = 1024,
+				       .async_size = 1024, .order = 10 };
+	KUNIT_EXPECT_TRUE(test, ra_policy_window_check(&f, &w, pages, 0, 0));
+	KUNIT_EXPECT_EQ(test, w.start, 300);
+	KUNIT_EXPECT_EQ(test, w.size, 32);
+	KUNIT_EXPECT_EQ(test, w.async_size, 32);
+	KUNIT_EXPECT_EQ(test, w.order, 9);
+	w = (struct ra_policy_window){ .start = 250, .size = 100 };
+	KUNIT_EXPECT_TRUE(test, ra_policy_window_check(&f, &w, pages, 0, 0));
+	KUNIT_EXPECT_EQ(test, w.start, 269);
+	KUNIT_EXPECT_EQ(test, w.size, 32);
+	/* with VM_HUGEPAGE, the two folios' 1024 pages */
+	f.window_pages = 1024;
+	w = (struct ra_policy_window){ .start = 300, .size = 2048 };
+	KUNIT_EXPECT_TRUE(test, ra_policy_window_check(&f, &w, pages, 0, 0));
+	KUNIT_EXPECT_EQ(test, w.size, 1024);
+	f.window_pages = 32;
+	/* several windows: the fault in one of them, none overlapping */
+	w = (struct ra_policy_window){ .start = 290, .size = 1, .stride = 10,
+				       .nr = 2, .async_size = 11 };
+	KUNIT_EXPECT_TRUE(test, ra_policy_window_check(&f, &w, pages, 0, 0));
+	KUNIT_EXPECT_EQ(test, w.nr, 2);
+	KUNIT_EXPECT_EQ(test, w.async_size, 11);
+	w.async_size = 100;
+	KUNIT_EXPECT_TRUE(test, ra_policy_window_check(&f, &w, pages, 0, 0));
+	KUNIT_EXPECT_EQ(test, w.async_size, 11);
+	w.start = 291;
+	KUNIT_EXPECT_FALSE(test, ra_policy_window_check(&f, &w, pages, 0, 0));
+	w = (struct ra_policy_window){ .start = 300, .size = 8, .stride = 4,
+				       .nr = 2 };
+	KUNIT_EXPECT_FALSE(test, ra_policy_window_check(&f, &w, pages, 0, 0));
+	w = (struct ra_policy_window){ .start = 300, .size = 1, .stride = 1,
+				       .nr = RA_POLICY_MAX_WINDOWS + 1 };
+	KUNIT_EXPECT_FALSE(test, ra_policy_window_check(&f, &w, pages, 0, 0));
+	/* windows of ra_pages each, up to max_pages and EOF */
+	w = (struct ra_policy_window){ .start = 300, .size = 64, .stride = 64,
+				       .nr = RA_POLICY_MAX_WINDOWS };
+	KUNIT_EXPECT_TRUE(test, ra_policy_window_check(&f, &w, pages, 0, 0));
+	KUNIT_EXPECT_EQ(test, w.size, 32);
+	KUNIT_EXPECT_EQ(test, w.nr, RA_POLICY_MAX_WINDOWS);
+	w = (struct ra_policy_window){ .start = 300, .size = 32, .stride = 32,
+				       .nr = RA_POLICY_MAX_WINDOWS };
+	KUNIT_EXPECT_TRUE(test, ra_policy_window_check(&f, &w, 700, 0, 0));
+	KUNIT_EXPECT_EQ(test, w.nr, 13);
+	/* async: not the marked folio [300, 304) again, nothing outside */
+	f.point = RA_POLICY_ASYNC;
+	w = (struct ra_policy_window){ .start = 300, .size = 32, .order = 2 };
+	KUNIT_EXPECT_TRUE(test, ra_policy_window_check(&f, &w, pages, 300, 304));
+	KUNIT_EXPECT_EQ(test, w.start, 304);
+	KUNIT_EXPECT_EQ(test, w.size, 28);
+	KUNIT_EXPECT_EQ(test, w.order, 2);
+	w = (struct ra_policy_window){ .start = 301, .size = 3 };
+	KUNIT_EXPECT_FALSE(test, ra_policy_window_check(&f, &w, pages, 300, 304));
+	w = (struct ra_policy_window){ .start = 300, .size = 1, .stride = 8,
+				       .nr = 2 };
+	KUNIT_EXPECT_FALSE(test, ra_policy_window_check(&f, &w, pages, 300, 304));
+	w = (struct ra_policy_window){ .start = pages, .size = 32 };
+	KUNIT_EXPECT_FALSE(test, ra_policy_window_check(&f, &w, pages, 0, 0));
+	w = (struct ra_policy_window){ .start = 0, .size = 100 };
+	KUNIT_EXPECT_FALSE(test, ra_policy_window_check(&f, &w, pages, 0, 0));
+	w = (struct ra_policy_window){ .start = 90, .size = 20 };
+	KUNIT_EXPECT_TRUE(test, ra_policy_window_check(&f, &w, pages, 0, 0));
+	KUNIT_EXPECT_EQ(test, w.start, 100);
+	KUNIT_EXPECT_EQ(test, w.size, 10);
+	w = (struct ra_policy_window){ .start = ~0UL, .size = ~0UL };
+	KUNIT_EXPECT_FALSE(test, ra_policy_window_check(&f, &w, pages, 0, 0));
+	w = (struct ra_policy_window){ .start = pages - 10, .size = ~0UL };
+	KUNIT_EXPECT_TRUE(test, ra_policy_window_check(&f, &w, pages, 0, 0));
+	KUNIT_EXPECT_EQ(test, w.size, 10);
+	/* an empty file, an empty window, an empty VMA range */
+	w = (struct ra_policy_window){ .start = 300, .size = 32 };
+	KUNIT_EXPECT_FALSE(test, ra_policy_window_check(&f, &w, 0, 0, 0));
+	w.size = 0;
+	KUNIT_EXPECT_FALSE(test, ra_policy_window_check(&f, &w, pages, 0, 0));
+	w.size = 32;
+	f.vma_end = f.vma_start;
+	KUNIT_EXPECT_FALSE(test, ra_policy_window_check(&f, &w, pages, 0, 0));
+}
+
 static struct kunit_case rap_policy_cases[] = {
 	KUNIT_CASE_PARAM(rap_policy_case, rap_case_gen_params),
 	KUNIT_CASE(rap_register_contract),
+	KUNIT_CASE(rap_window_check),
 	{}
 };
 
