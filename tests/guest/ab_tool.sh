@@ -72,16 +72,30 @@ walk() {
 		rawalk --pattern reverse --read-ahead-kb 128 "$f" >/dev/null || return 1
 	done
 }
-# periods N SAMPLES [nowash]: 'ab start' (a key, a salt, the plan line),
-# then N periods, each a washout walk that no sample brackets (none with
-# nowash: every walk is cold, so nothing carries over), 'ab sample' (the
-# period opens), a walk, and 'ab period' (a closing sample and the next
-# salt; the last period closes with 'ab sample')
+# noisy: each file (the heavy one too) walked cold 0, 1 or 2 times, at
+# random, so that what each bucket counts varies from period to period
+# whatever its arm: an A/A that can fail
+noisy() {
+	for f in "$SCRATCH"/ab_tool-f* "$SCRATCH"/ab_tool-heavy; do
+		n=$(($(od -An -N1 -tu1 /dev/urandom) % 3))
+		while [ "$n" -gt 0 ]; do
+			rawalk --pattern reverse --read-ahead-kb 128 "$f" >/dev/null || return 1
+			n=$((n - 1))
+		done
+	done
+}
+# periods N SAMPLES [nowash [WALK]]: 'ab start' (a key, a salt, the plan
+# line), then N periods, each a washout walk that no sample brackets
+# (none with nowash: every walk is cold, so nothing carries over), 'ab
+# sample' (the period opens), a walk (WALK, default walk), and 'ab period'
+# (a closing sample and the next salt; the last period closes with 'ab
+# sample')
 periods() {
 	rapolicyctl stats reset && rapolicyctl ab start --periods "$1" --washout 0 >"$2" || return 1
 	p=1
 	while [ $p -le "$1" ]; do
-		{ [ "${3:-}" = nowash ] || walk; } && rapolicyctl ab sample >>"$2" && walk || return 1
+		{ [ "${3:-}" = nowash ] || walk; } && rapolicyctl ab sample >>"$2" &&
+			${4:-walk} || return 1
 		if [ $p = "$1" ]; then
 			rapolicyctl ab sample >>"$2"
 		else
@@ -97,6 +111,8 @@ for i in $(seq 1 32); do
 	rawalk --create $((256 << (i % 4)))K --seed $i "$SCRATCH/ab_tool-f$i" >/dev/null || ok=1
 done
 tap $ok "32 files of 256 KiB to 2 MiB"
+rawalk --create 16M --seed 99 "$SCRATCH/ab_tool-heavy" >/dev/null
+tap $? "one heavy file of 16 MiB (its reverse walk takes as many faults as 16 small ones)"
 
 # A/B: arm A the seed profile, arm B best; half the buckets in B
 rapolicyctl profile seed >/dev/null && rapolicyctl profile --arm b best >/dev/null &&
@@ -125,19 +141,90 @@ rapolicyctl ab report --samples /tmp/aa.samples >/tmp/ab_tool.report
 sed 's/^/# /' /tmp/ab_tool.report
 grep -q "^verdict: no difference detected at this power" /tmp/ab_tool.report
 tap $? "A/A: no difference detected at this power"
-# Ten more A/A experiments, two periods each, each from its own 'ab start'
-# (its own key and salt): at most one may call a difference
-calls=0 keys= ran=0
+# Ten more A/A experiments, two periods each (a complementary pair), each
+# from its own 'ab start' (its own key and salt), over noisy walks of the
+# 32 files and the heavy one: the arms' totals differ by chance, and at
+# most one experiment may call a difference (each calls one with
+# probability at most 2.5%, so two or more in 2.5% of runs of this test)
+calls=0 keys= ran=0 ps=
 for e in 1 2 3 4 5 6 7 8 9 10; do
-	periods 2 /tmp/aa$e.samples nowash || break
+	periods 2 /tmp/aa$e.samples nowash noisy || break
 	keys="$keys $(cat "$AB/key")"
 	rapolicyctl ab report --samples /tmp/aa$e.samples >/tmp/ab_tool.report || break
 	grep -Eq "^verdict: B (better|worse)" /tmp/ab_tool.report && calls=$((calls + 1))
 	grep '^verdict' /tmp/ab_tool.report | sed "s/^/# A\/A $e: /"
+	ps="$ps $(sed -n 's/^verdict: .*major faults [^]]*], p=\([0-9.e-]*\).*/\1/p' /tmp/ab_tool.report)"
 	ran=$((ran + 1))
 done
 [ $ran = 10 ] && [ $calls -le 1 ] && [ "$(echo $keys | tr ' ' '\n' | sort -u | wc -l)" = 10 ]
-tap $? "ten A/A experiments, ten keys: $calls called a difference"
+tap $? "ten noisy A/A experiments, ten keys: $calls called a difference"
+distinct=$(echo $ps | tr ' ' '\n' | grep -v '^1$' | sort -u | wc -l)
+[ "$distinct" -ge 5 ]
+tap $? "the ten A/A experiments differ: $distinct distinct p-values below 1 (p:$ps)"
+
+# Seed against best, three more experiments of a pair of periods, each
+# with its own key (other files in each bucket, other totals per arm):
+# B better every time. (Over noisy walks the pages read, which both arms
+# read whole, vary too much for two periods to bound them within +5%.)
+better=0
+for e in 1 2 3; do
+	rapolicyctl profile seed >/dev/null && rapolicyctl profile --arm b best >/dev/null &&
+		periods 2 /tmp/sb$e.samples nowash || break
+	rapolicyctl ab report --samples /tmp/sb$e.samples >/tmp/ab_tool.report || break
+	grep '^verdict' /tmp/ab_tool.report | sed "s/^/# seed against best $e: /"
+	grep -q "^verdict: B better " /tmp/ab_tool.report && better=$((better + 1))
+done
+[ $better = 3 ]
+tap $? "seed against best, three more keys: B better in $better of 3"
+
+# A B that helps the many small files and costs the one big file more:
+# descending_around=window reads the window that ends at a reverse
+# walk's miss (fewer faults for the 32 small files), and
+# vma_limit=always stops read-around at each VMA's end, so the big
+# file, mapped in 512 VMAs (rawalk vmasplit:512) and read forwards,
+# takes a fault per VMA where stock reads across them. Its total is
+# worse: never B better.
+bigwalk() {
+	walk && rawalk --pattern vmasplit:512 --read-ahead-kb 128 "$SCRATCH/ab_tool-big" >/dev/null
+}
+faults_of() {
+	rawalk "$@" | sed -n 's/^major_faults: *//p'
+}
+small_faults() {
+	s=0
+	for f in "$SCRATCH"/ab_tool-f*; do
+		n=$(faults_of --pattern reverse --read-ahead-kb 128 "$f") && [ -n "$n" ] || return 1
+		s=$((s + n))
+	done
+	echo $s
+}
+rawalk --create 32M --seed 98 "$SCRATCH/ab_tool-big" >/dev/null &&
+	rapolicyctl profile stock >/dev/null && rapolicyctl profile --arm b stock >/dev/null &&
+	rapolicyctl ab set descending_around=window vma_limit=always >/dev/null
+tap $? "arm A stock, arm B stock with descending_around=window vma_limit=always"
+# each file's faults under A's policies and under B's, every file in arm A
+rapolicyctl ab assign off >/dev/null
+small_a=$(small_faults) big_a=$(faults_of --pattern vmasplit:512 --read-ahead-kb 128 "$SCRATCH/ab_tool-big")
+rapolicyctl set descending_around=window vma_limit=always >/dev/null
+small_b=$(small_faults) big_b=$(faults_of --pattern vmasplit:512 --read-ahead-kb 128 "$SCRATCH/ab_tool-big")
+rapolicyctl profile stock >/dev/null && rapolicyctl ab assign sample 500 >/dev/null
+[ -n "$small_b" ] && [ -n "$big_b" ] && [ "$small_b" -lt "$small_a" ] &&
+	[ "$((small_b + big_b))" -gt "$((small_a + big_a))" ]
+tap $? "B's policies: the 32 small files $small_a -> $small_b major faults, the big file $big_a -> $big_b (total $((small_a + big_a)) -> $((small_b + big_b)))"
+# Two periods are a single pair for the big file, whose bucket alone
+# carries most of the faults: the test cannot reject no effect on that,
+# but the estimate must say faults up, and the verdict never B better.
+better=0 up=0
+for e in 1 2 3; do
+	periods 2 /tmp/hb$e.samples nowash bigwalk || break
+	rapolicyctl ab report --samples /tmp/hb$e.samples >/tmp/ab_tool.report || break
+	grep '^verdict' /tmp/ab_tool.report | sed "s/^/# small files helped, big file hurt $e: /"
+	grep -q "^verdict: B better " /tmp/ab_tool.report && better=$((better + 1))
+	grep -q "^B against A, major faults: *+[1-9]" /tmp/ab_tool.report && up=$((up + 1))
+done
+[ $better = 0 ] && [ $up = 3 ]
+tap $? "small files helped, the big file's total worse: B better in $better of 3, faults up in $up"
+rapolicyctl profile --arm b stock >/dev/null
 
 # A change within a period makes it invalid; samples without a plan are refused
 rapolicyctl ab start --periods 1 --washout 0 >/tmp/chg.samples &&
