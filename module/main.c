@@ -137,6 +137,7 @@ static bool rap_mmap_ra(const struct ra_policy_fault *fault,
 	replaced = rap_decide_window(&s, &f, &view, win, &did);
 	win->arm = f.arm;
 	rap_count_window(f.arm, fault->point, did);
+	rap_ledger_decided(fault->file->f_mapping, f.arm, win->by);
 	return replaced;
 }
 
@@ -166,6 +167,7 @@ static void rap_mmap_ra_done(const struct file *file,
 {
 	struct rap_unit u;
 
+	rap_ledger_done();
 	if (!nr_added)
 		return;
 	u = rap_unit_of(file);
@@ -252,10 +254,13 @@ static int __init rapolicy_init(void)
 	err = rap_bpf_init_module();
 	if (err)
 		goto remove_sysfs;
+	err = rap_ledger_init();
+	if (err)
+		goto remove_sysfs;
 	err = readahead_policy_register(&rap_ops);
 	if (err) {
 		pr_err("cannot register: another readahead policy is loaded\n");
-		goto remove_sysfs;
+		goto remove_ledger;
 	}
 	mutex_lock(&rap_hooks_mutex);
 	rap_registered = true;
@@ -263,6 +268,8 @@ static int __init rapolicy_init(void)
 	rap_hooks_update();
 	return 0;
 
+remove_ledger:
+	rap_ledger_exit();
 remove_sysfs:
 	rap_sysfs_exit();
 	rap_ab_exit();
@@ -280,6 +287,7 @@ static void __exit rapolicy_exit(void)
 	mutex_unlock(&rap_hooks_mutex);
 	/* Turns every hook off; returns once none runs our code any more */
 	readahead_policy_unregister(&rap_ops);
+	rap_ledger_exit();
 	rap_sysfs_exit();
 	rap_tracker_exit();
 	rap_ab_exit();

@@ -421,6 +421,17 @@ static const char *const rap_policy_name[RAP_NR_POLICIES] = {
 #include "table.h"
 };
 
+/* The policy whose name @by is (ra_policy_window.by), -1 for none */
+int rap_policy_of(const char *by)
+{
+	int id;
+
+	for (id = 0; id < RAP_NR_POLICIES; id++)
+		if (by == rap_policy_name[id])
+			return id;
+	return -1;
+}
+
 static const size_t rap_setting_offset[RAP_NR_POLICIES] = {
 #define RAP_POLICY(name, orders, help, ...)				\
 	[RAP_POL_##name] = offsetof(struct rap_settings, name),

@@ -53,6 +53,7 @@ enum rap_policy_id {
 /* The number of named values of policy @name */
 #define RAP_NR_NAMES(name)	rap_nr_names[RAP_POL_##name]
 extern const unsigned int rap_nr_names[RAP_NR_POLICIES];
+int rap_policy_of(const char *by);
 
 /*
  * The value of a policy that takes folio orders (table.h) for @order:

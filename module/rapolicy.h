@@ -8,6 +8,7 @@
 
 #include "policy.h"
 
+struct address_space;
 struct file;
 
 /* A/B arms: A is the top-level policy set, B the one under ab/ */
@@ -31,9 +32,25 @@ enum rap_bucket_stat {
 	RAP_BUCKET_NR
 };
 
+/*
+ * The ledger's counts per arm and per decider (stock's window, then each
+ * policy of table.h): pages windows read, and of those, pages that left
+ * the page cache used, wasted, or the ledger before they left (lost)
+ */
+enum rap_ledger_stat {
+	RAP_LEDGER_read,
+	RAP_LEDGER_used,
+	RAP_LEDGER_wasted,
+	RAP_LEDGER_lost,
+	RAP_LEDGER_NR
+};
+
+#define RAP_LEDGER_DECIDERS	(1 + RAP_NR_POLICIES)
+
 struct rap_stats {
 	u64 count[RAP_NR_ARMS][RAP_STAT_NR];
 	u64 bucket[RAP_AB_BUCKETS][RAP_BUCKET_NR];
+	u64 ledger[RAP_NR_ARMS][RAP_LEDGER_DECIDERS][RAP_LEDGER_NR];
 };
 
 extern struct rap_stats __percpu *rap_stats;
@@ -51,6 +68,8 @@ static inline void rap_bucket_add(unsigned int bucket,
 
 u64 rap_stat_sum(enum rap_arm arm, enum rap_stat stat);
 u64 rap_bucket_sum(unsigned int bucket, enum rap_bucket_stat stat);
+u64 rap_ledger_sum(enum rap_arm arm, unsigned int decider,
+		   enum rap_ledger_stat stat);
 void rap_stats_reset(void);
 int rap_stats_init(void);
 void rap_stats_exit(void);
@@ -77,6 +96,13 @@ bool rap_tracker_mmap_ra(const struct ra_policy_fault *fault,
 			 const struct rap_fault *f,
 			 const struct rap_cache_view *view,
 			 struct ra_policy_window *win, enum rap_arm arm);
+
+/* ledger.c */
+int rap_ledger_init(void);
+void rap_ledger_exit(void);
+void rap_ledger_decided(const struct address_space *mapping,
+			enum rap_arm arm, const char *by);
+void rap_ledger_done(void);
 
 /* bpf.c */
 bool rap_bpf_mmap_ra(const struct ra_policy_fault *fault,

@@ -43,6 +43,17 @@ u64 rap_bucket_sum(unsigned int bucket, enum rap_bucket_stat stat)
 	return sum;
 }
 
+u64 rap_ledger_sum(enum rap_arm arm, unsigned int decider,
+		   enum rap_ledger_stat stat)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += per_cpu_ptr(rap_stats, cpu)->ledger[arm][decider][stat];
+	return sum;
+}
+
 /* Racing increments may survive a reset; counters are not transactional */
 void rap_stats_reset(void)
 {

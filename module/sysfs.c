@@ -332,7 +332,61 @@ static struct attribute *rap_stat_attrs[] = {
 #include "table.h"
 	NULL,
 };
-ATTRIBUTE_GROUPS(rap_stat);
+
+static const struct attribute_group rap_stat_group = {
+	.attrs = rap_stat_attrs,
+};
+
+/*
+ * The ledger per decider, one line each: "name read used wasted lost",
+ * stock's window first, then each policy of table.h that decided a
+ * window (ra_policy_window.by); a table like buckets, read at once.
+ */
+static ssize_t ledger_show(struct kobject *kobj, struct kobj_attribute *attr,
+			   char *buf)
+{
+	static const char *const name[RAP_LEDGER_DECIDERS] = {
+		"stock",
+#define RAP_POLICY(name, orders, help, ...) #name,
+#include "table.h"
+	};
+	bool arm[RAP_NR_ARMS] = {
+		kobj != rap_stats_arm_kobj[RAP_ARM_B],
+		kobj != rap_stats_arm_kobj[RAP_ARM_A],
+	};
+	u64 n[RAP_LEDGER_NR];
+	unsigned int d, a, i;
+	ssize_t len = 0;
+
+	for (d = 0; d < RAP_LEDGER_DECIDERS; d++) {
+		for (i = 0; i < RAP_LEDGER_NR; i++)
+			for (n[i] = 0, a = 0; a < RAP_NR_ARMS; a++)
+				if (arm[a])
+					n[i] += rap_ledger_sum(a, d, i);
+		len += sysfs_emit_at(buf, len, "%s %llu %llu %llu %llu\n",
+				     name[d], n[RAP_LEDGER_read],
+				     n[RAP_LEDGER_used], n[RAP_LEDGER_wasted],
+				     n[RAP_LEDGER_lost]);
+	}
+	return len;
+}
+
+static struct kobj_attribute rap_ledger_attr = __ATTR_RO(ledger);
+
+static struct attribute *rap_ledger_attrs[] = {
+	&rap_ledger_attr.attr,
+	NULL,
+};
+
+static const struct attribute_group rap_ledger_group = {
+	.attrs = rap_ledger_attrs,
+};
+
+static const struct attribute_group *rap_stat_groups[] = {
+	&rap_stat_group,
+	&rap_ledger_group,
+	NULL,
+};
 
 /* One reset for both arms, so their counts always cover the same time */
 static ssize_t reset_store(struct kobject *kobj, struct kobj_attribute *attr,
@@ -424,6 +478,7 @@ static const struct attribute_group rap_stats_ctl_group = {
 
 static const struct attribute_group *rap_stats_groups[] = {
 	&rap_stat_group,
+	&rap_ledger_group,
 	&rap_stats_ctl_group,
 	NULL,
 };

@@ -101,6 +101,10 @@ RAP_STAT(random_return, "random files read-around came back to, on a run of miss
 RAP_STAT(random_credit, "mmap_miss increments random_miss took back")
 RAP_STAT(random_marker, "marker hits of random files that read nothing more")
 RAP_STAT(pressure_cut, "windows beyond stock's size cut to the memcg's headroom")
+RAP_STAT(ledger_read, "pages windows added to the page cache, as the ledger recorded them")
+RAP_STAT(ledger_used, "recorded pages that left the page cache used")
+RAP_STAT(ledger_wasted, "recorded pages that left the page cache unused")
+RAP_STAT(ledger_lost, "recorded pages the ledger's full table forgot before they left")
 
 #undef RAP_POLICY
 #undef RAP_KNOB
