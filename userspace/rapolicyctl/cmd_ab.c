@@ -406,7 +406,9 @@ static int report(struct ctx *c, const struct plan *pl, const struct sample *sm,
 	static struct abt_period p[ABT_MAX_PERIODS];
 	struct abt_plan plan = abt_default_plan;
 	uint64_t tot[NR_ARMS][NR_ST] = { { 0 } };
-	const int metric[2] = { ST_sync_miss, ST_pages_read };
+	const int metric[3] = { ST_sync_miss, ST_pages_read, ST_ledger_wasted };
+	static const char *const label[3] = { "major faults (sync_miss)",
+		"pages read (pages_read)", "pages wasted (ledger_wasted)" };
 	unsigned int planned = pl->periods, np, early;
 	int mode = n ? sm[n - 1].mode : pl->mode;
 	bool tested, obs = n && mode != AB_OFF && !randomized(&sm[n - 1]);
@@ -438,9 +440,10 @@ static int report(struct ctx *c, const struct plan *pl, const struct sample *sm,
 				      "why", r.why, "observational", obs);
 
 		for (int arm = 0; arm < NR_ARMS; arm++)
-			json_object_set_new(o, arm ? "b" : "a", json_pack("{s:o, s:o}",
+			json_object_set_new(o, arm ? "b" : "a", json_pack("{s:o, s:o, s:o}",
 				"major_faults", json_u64(tot[arm][ST_sync_miss]),
-				"pages_read", json_u64(tot[arm][ST_pages_read])));
+				"pages_read", json_u64(tot[arm][ST_pages_read]),
+				"pages_wasted", json_u64(tot[arm][ST_ledger_wasted])));
 		if (tested)
 			json_object_set_new(o, "effect", json_pack("{s:o, s:o}",
 				"major_faults", json_effect(&r.eff[ABT_FAULTS]),
@@ -451,9 +454,9 @@ static int report(struct ctx *c, const struct plan *pl, const struct sample *sm,
 	fprintf(c->out, "mode %s; %u period%s of %u planned; %u buckets with major faults\n",
 		ab_modes[mode], np, np == 1 ? "" : "s", planned, r.buckets);
 	fprintf(c->out, "%-30s  %20s  %20s\n", "", "arm A", "arm B");
-	for (int i = 0; i < 2; i++)
-		fprintf(c->out, "%-30s  %20llu  %20llu\n", i ? "pages read (pages_read)" :
-			"major faults (sync_miss)", (unsigned long long)tot[ARM_A][metric[i]],
+	for (int i = 0; i < 3; i++)
+		fprintf(c->out, "%-30s  %20llu  %20llu\n", label[i],
+			(unsigned long long)tot[ARM_A][metric[i]],
 			(unsigned long long)tot[ARM_B][metric[i]]);
 	for (int i = 0; i < 2 && tested; i++) {
 		const struct abt_effect *e = &r.eff[i ? ABT_PAGES : ABT_FAULTS];
