@@ -20,8 +20,10 @@
  *   sets of RAP_LEDGER_WAYS entries, each set under its own raw spinlock.
  *   A probe scans one set per block its folio covers: at most
  *   RAP_LEDGER_WAYS entries for a folio of 64 pages or less, and 8 blocks
- *   for the largest, a PMD-sized (512-page) folio. A full set gives up its
- *   oldest entry, whose pages are counted in ledger_lost.
+ *   for a PMD-sized folio with 4KiB pages (one per 64 pages of the
+ *   largest page cache folio in general); hugetlbfs folios are skipped.
+ *   A full set gives up its oldest entry, whose pages are counted in
+ *   ledger_lost.
  * - The delete probe classifies a leaving folio's recorded pages as used
  *   or wasted by the folio's flags (rap_ledger_used()).
  *
@@ -147,9 +149,10 @@ void rap_ledger_done(void)
 {
 	struct rap_ledger_slot *slot = rap_ledger_slot(current);
 
+	if (READ_ONCE(slot->task) != current)
+		return;
 	/* Our field reads happen before another task may take the slot */
-	if (READ_ONCE(slot->task) == current)
-		smp_store_release(&slot->task, NULL);
+	smp_store_release(&slot->task, NULL);
 }
 
 static struct rap_ledger_set *rap_ledger_set(const struct address_space *m,
@@ -293,8 +296,12 @@ static void rap_ledger_delete_probe(void *data, struct folio *folio)
 {
 	const struct address_space *mapping = folio->mapping;
 	pgoff_t i, end, last = folio->index + folio_nr_pages(folio) - 1;
-	bool used = rap_ledger_used(folio);
+	bool used;
 
+	/* hugetlbfs reads no windows; its folios may be 1GB */
+	if (folio_test_hugetlb(folio))
+		return;
+	used = rap_ledger_used(folio);
 	for (i = folio->index; i <= last; i = end + 1) {
 		end = rap_ledger_block_end(i, last);
 		rap_ledger_forget(mapping, i >> RAP_LEDGER_BLOCK_SHIFT,
