@@ -4,6 +4,7 @@
  * or per interval; stats reset.
  */
 #include <errno.h>
+#include <limits.h>
 #include <jansson.h>
 #include <string.h>
 #include <time.h>
@@ -21,6 +22,8 @@ static const char usage_stats[] =
 "format (rapolicy_up 0 and exit 0 when the module is not loaded); with\n"
 "--samples, the stream of 'ab start', also this host's estimate for the\n"
 "fleet's verdict while its experiment is settled.\n"
+"The ledger's lines (stats/*/ledger) follow, per deciding policy, for\n"
+"those with pages.\n"
 "--interval prints, every SECONDS, a UTC timestamp and one row per arm of\n"
 "what the counters of LIST (comma-separated; default sync_miss,mmap_hit,\n"
 "pmd_hit,async,pages_read) added (--json: one object a line, every counter\n"
@@ -133,6 +136,43 @@ static int interval(struct ctx *c, double secs, long count, bool json,
 	return ret ? file_error(c, ret, bad) : RC_OK;
 }
 
+/*
+ * The ledger per decider (stats/a/ledger, stats/b/ledger: "NAME read used
+ * wasted lost" a line), the lines with any page; nothing from a module
+ * without it
+ */
+static void print_ledger(struct ctx *c)
+{
+	char buf[2][4096], p[PATH_MAX], *save[2], *l[2];
+	bool head = false;
+
+	for (int arm = 0; arm < NR_ARMS; arm++)
+		if (rap_path(p, sizeof(p), arm ? RAP_DIR "/stats/b/ledger" : RAP_DIR "/stats/a/ledger") ||
+		    read_small_file(p, buf[arm], sizeof(buf[arm])) < 0)
+			return;
+	l[0] = strtok_r(buf[0], "\n", &save[0]);
+	l[1] = strtok_r(buf[1], "\n", &save[1]);
+	for (; l[0] && l[1]; l[0] = strtok_r(NULL, "\n", &save[0]),
+	     l[1] = strtok_r(NULL, "\n", &save[1])) {
+		char name[2][64];
+		unsigned long long n[2][4];
+
+		for (int arm = 0; arm < NR_ARMS; arm++)
+			if (sscanf(l[arm], "%63s %llu %llu %llu %llu", name[arm], &n[arm][0],
+				   &n[arm][1], &n[arm][2], &n[arm][3]) != 5)
+				return;
+		if (!(n[0][0] | n[0][1] | n[0][2] | n[0][3] | n[1][0] | n[1][1] | n[1][2] | n[1][3]))
+			continue;
+		if (!head)
+			fprintf(c->out, "%-18s  %-3s  %12s  %12s  %12s  %12s\n", "ledger", "arm",
+				"read", "used", "wasted", "lost");
+		head = true;
+		for (int arm = 0; arm < NR_ARMS; arm++)
+			fprintf(c->out, "%-18s  %-3c  %12llu  %12llu  %12llu  %12llu\n", name[arm],
+				'A' + arm, n[arm][0], n[arm][1], n[arm][2], n[arm][3]);
+	}
+}
+
 static int reset(struct ctx *c)
 {
 	struct rap_state s;
@@ -215,6 +255,7 @@ int cmd_stats(struct ctx *c, int argc, char **argv)
 			fprintf(c->out, "%-18s  %12llu  %12llu\n", st_names[i],
 				(unsigned long long)s.st.c[ARM_A][i],
 				(unsigned long long)s.st.c[ARM_B][i]);
+	print_ledger(c);
 	fprintf(c->out, "elapsed: %.1f s since the last reset, %llu setting changes since\n",
 		s.st.elapsed_ms / 1000.0, (unsigned long long)s.st.settings_changed);
 	return RC_OK;

@@ -350,7 +350,7 @@ static void scan_extra(struct rap_state *s, const char *dir, const char *prefix)
 {
 	static const char *const known[] = { "version", "bpf_ops", "ab", "stats", "mode",
 		"cgroup", "sample_permille", "salt", "reset", "elapsed_ms",
-		"settings_changed", "buckets", "streams_flush", "a", "b" };
+		"settings_changed", "buckets", "streams_flush", "ledger", "a", "b" };
 	char p[PATH_MAX];
 	struct dirent *e;
 	DIR *d;

@@ -55,6 +55,22 @@ static int put_buckets(const char *dir)
 	return put(dir, "sys/kernel/mm/rapolicy/stats/buckets", buf);
 }
 
+/* stats/ledger, stats/a/ledger, stats/b/ledger at zero: stock, then each policy */
+static int put_ledger(const char *dir)
+{
+	char buf[64 * (NR_FPOL + 1)];
+	size_t o = (size_t)snprintf(buf, sizeof(buf), "stock 0 0 0 0\n");
+	int ret = 0;
+
+	for (size_t i = 0; i < NR_FPOL; i++)
+		o += (size_t)snprintf(buf + o, sizeof(buf) - o, "%s 0 0 0 0\n", fpols[i].name);
+	for (int d = 0; d < 3 && !ret; d++)
+		ret = put(dir, (const char *[]){ "sys/kernel/mm/rapolicy/stats/ledger",
+			  "sys/kernel/mm/rapolicy/stats/a/ledger",
+			  "sys/kernel/mm/rapolicy/stats/b/ledger" }[d], buf);
+	return ret;
+}
+
 static int mk(const char *dir, const char *rel)
 {
 	char p[PATH_MAX];
@@ -292,7 +308,7 @@ int fake_tree_create(const char *dir, const char *version, const char *lacking)
 		      put(dir, "sys/kernel/mm/rapolicy/stats/reset", "") ?:
 		      put(dir, "sys/kernel/mm/rapolicy/stats/elapsed_ms", "0\n") ?:
 		      put(dir, "sys/kernel/mm/rapolicy/stats/settings_changed", "0\n") ?:
-		      put_buckets(dir) ?:
+		      put_buckets(dir) ?: put_ledger(dir) ?:
 		      put_streams(dir, 0, "4096\n") ?: put_streams(dir, 1, "4096\n") ?:
 		      put(dir, "proc/kallsyms",
 			  "0000000000000000 T " "readahead_policy_register\n") ?:
@@ -344,7 +360,7 @@ int fake_tree_settle(const char *dir)
 		ret = put_counters(dir) ?: put(dir, "sys/kernel/mm/rapolicy/stats/reset", "") ?:
 		      put(dir, "sys/kernel/mm/rapolicy/stats/elapsed_ms", "0\n") ?:
 		      put(dir, "sys/kernel/mm/rapolicy/stats/settings_changed", "0\n") ?:
-		      put_buckets(dir);
+		      put_buckets(dir) ?: put_ledger(dir);
 	}
 	return ret;
 }

@@ -240,6 +240,11 @@ rc stats | grep -q "^sync_miss  *5  *0$"
 tap $? "stats: per-arm columns"
 rc stats --json | grep -q '"pages_read": 7'
 tap $? "stats --json"
+sed -i 's/^streams 0 0 0 0$/streams 40 3 36 1/' $M/stats/a/ledger
+out=$(rc stats)
+echo "$out" | grep -q "^streams  *A  *40  *3  *36  *1$" && echo "$out" | grep -q "^streams  *B  *0  *0  *0  *0$" &&
+	! echo "$out" | grep -q "^stock  *A"
+tap $? "stats: the ledger's lines with pages, per arm"
 rc stats reset && [ "$(cat $M/stats/a/sync_miss)" = 0 ]
 tap $? "stats reset"
 out=$(rc stats --interval 0.05 --count 2)
