@@ -37,11 +37,11 @@ close() {
 }
 
 # folio_pages: the pages of the folios behind the last walk's mapped
-# pages, from its folio_orders report ({"0":82,"2":3})
+# pages, from its folio_orders report ("0:82 2:3": order:folios)
 folio_pages() {
 	_o=$(report folio_orders)
 	_p=0
-	for _kv in $(echo "$_o" | tr -d '{}" ' | tr ',' ' '); do
+	for _kv in $_o; do
 		_p=$((_p + ${_kv#*:} * (1 << ${_kv%%:*})))
 	done
 	echo "$_p"
