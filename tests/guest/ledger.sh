@@ -11,7 +11,7 @@
 # its pages, and 6.12 reads order-2 folios for read-around on XFS.
 # - stock: every policy off, random:0.5 (82 touches, fewer than
 #   MMAP_LOTSAMISS misses, so every miss reads a window)
-# - random: the profile random, random:1 (random_miss reads the faulting
+# - random: random_miss=fault alone, random:1 (it reads the faulting
 #   page alone once read-around goes unused)
 # - stride: the profile best, stride:64 of 16 MiB (64 touches)
 # A miss that offered no window (mmap_miss past MMAP_LOTSAMISS) reads its
@@ -52,7 +52,14 @@ folio_pages() {
 ledger_walk() {
 	_n=$1
 	l_touched='' l_pages='' l_read='' l_used='' l_wasted='' l_lost=''
-	fresh_module && profile "$2" && echo 1 >"$S/stats/reset" || return 1
+	fresh_module && profile "${2%%+*}" || return 1
+	# PROFILE+POLICY=VALUE: that profile with one policy more
+	case $2 in *+*)
+		_pv=${2#*+}
+		echo "${_pv#*=}" >"$S/${_pv%%=*}" ||
+			{ measure_failed "set ${_pv%%=*}"; return 1; } ;;
+	esac
+	echo 1 >"$S/stats/reset" || return 1
 	RA_KB=128 walk normal "$3" "$4" --folio-orders || return 1
 	l_touched=$(report pages_touched)
 	_offered=0
@@ -100,7 +107,7 @@ ledger_walk stock stock random:0.5 "$f64"
 tap $? "stock: every miss reads a window, of many pages a touch ($l_read for $l_touched)"
 ledger_check stock stock
 
-ledger_walk random random random:1 "$f64"
+ledger_walk random stock+random_miss=fault random:1 "$f64"
 ledger_check random random_miss
 
 ledger_walk stride best stride:64 "$f16"

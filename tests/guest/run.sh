@@ -24,7 +24,7 @@ case $(uname -r) in
 	# minutes of TCG to make check's 90
 	why="the module and rapolicyctl are 7.3's, tested on 7.3; the kernel's part is neutrality, the selftests, streams, tracker and KUnit here"
 	skip_patterns=$why skip_random=$why skip_memcg=$why skip_tools=$why skip_ab=$why
-	skip_ab_tool=$why skip_hostile_window=$why
+	skip_ab_tool=$why skip_hostile_window=$why skip_ledger=$why
 	;;
 6.12.*)
 	skip_policies="the selftests assert 7.3's seed problems (6.12's MADV_HUGEPAGE reverse walk has no MMAP_LOTSAMISS regression to fix); series-guest.sh's reverse suite checks each policy there"
@@ -35,7 +35,7 @@ case $(uname -r) in
 	skip_memcg="random_miss's order-0 reads are order-2 on 6.12 (as for random.sh); its memcg walks are not measured there"
 	;;
 esac
-for s in kunit neutrality policies streams tracker patterns random memcg tools ab ab_tool hostile hostile_window trace hooks bpf; do
+for s in kunit neutrality policies streams tracker patterns random memcg ledger tools ab ab_tool hostile hostile_window trace hooks bpf; do
 	eval "why=\${skip_$s:-}"
 	if [ -n "$why" ]; then
 		tap_skip "$s.sh on $(uname -r)" "$why"
