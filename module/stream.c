@@ -494,17 +494,16 @@ static bool rap_stream_touch_from(const struct rap_stream *s, pgoff_t edge,
 }
 
 /*
- * The kernel marks only a folio it adds: move *@p on by a folio of the
- * stream's unit in its direction, a few times at most, to a page not
- * cached yet, inside [@start, @end).
+ * The kernel marks only a folio it adds: move *@p on by @step in the
+ * stream's direction, a few times at most, to a page not cached yet,
+ * inside [@start, @end).
  */
 #define RAP_STREAM_PROBES	8
 
 static bool rap_stream_uncached(const struct rap_stream *s,
 				const struct rap_cache_view *view, pgoff_t *p,
-				pgoff_t start, pgoff_t end)
+				unsigned long step, pgoff_t start, pgoff_t end)
 {
-	unsigned long step = 1UL << s->unit_order;
 	unsigned int i;
 
 	for (i = 0; i < RAP_STREAM_PROBES; i++) {
@@ -549,18 +548,11 @@ static unsigned long rap_stream_taken(const struct rap_stream_set *set,
  * while its reader came @pages on: stock's count less the file's, in
  * RAP_STREAM_TOOK_UNIT parts of a miss, touch by touch. Stock counts a
  * read-around miss up (do_sync_mmap_readahead()) and a fault the page
- * cache serves down (filemap_map_pages(), do_async_mmap_readahead()).
- * Its window reaches half of it past its miss: it misses once in
- * ceil(half / step) touches and, on the other touches, faults once a
- * fault-around block the reader enters, so its count rises by the one and
- * falls by the other. The tracker's reader faults on a marker every touch
- * (a stream of one page a touch), or once a block and once a window (a
- * span); those faults take one off the file's count while it is above
- * zero. A stream of one page a touch hears of each: the count was above
- * zero if this fault or the stream's last one found it so (the hit that
- * took it to zero). A span hears of one fault a window, while other
- * readers' misses raise the count between its faults: they all count.
- * Neither count goes below zero, and neither does what the stream took.
+ * cache serves down (filemap_map_pages(), do_async_mmap_readahead()): a
+ * miss in ceil(half its window / step) touches, a fault a block entered
+ * on the others. The tracker's reader faults on a marker every touch, or
+ * once a block and once a window (a span), taking one off the file's
+ * count while it is above zero. docs/STREAMS.md, "Stock's give-up, kept".
  */
 static void rap_stream_took(struct rap_stream *s,
 			    const struct rap_stream_fault *f,
@@ -619,12 +611,35 @@ static bool rap_stream_page_only(const struct rap_stream_fault *f,
 }
 
 /*
+ * Where a window [@start, @end) of the stream gets its marker: the first
+ * page at or beyond @edge a multiple of the stream's step from its last
+ * touch, or of half that step, a quarter..., so that a reader whose stride
+ * divides the step touches it; else the folio at @edge, which any reader
+ * of a stride up to the folio size touches.
+ */
+static pgoff_t rap_stream_marker_at(const struct rap_stream *s,
+				    const struct rap_cache_view *view,
+				    pgoff_t edge, pgoff_t start, pgoff_t end)
+{
+	unsigned long step = rap_stream_step(s);
+	pgoff_t p;
+
+	for (; step; step = step & 1 ? 0 : step / 2)
+		if (rap_stream_touch_from(s, edge, step, &p) &&
+		    rap_stream_uncached(s, view, &p, step, start, end))
+			return p;
+	p = edge;
+	if (rap_stream_uncached(s, view, &p, 1UL << s->unit_order, start, end))
+		return p;
+	return end;
+}
+
+/*
  * A span window of s->window pages in whole folios of s->unit_order, from
- * @from on in the stream's direction, inside the VMA, marked at the first
- * folio not cached from @edge on (its reader touches every folio): never
- * on the folio of @from when @edge lies beyond it, as for the window read
- * on a miss, whose folio is mapped when the fault retries and would never
- * show its marker.
+ * @from on in the stream's direction, inside the VMA, marked at
+ * rap_stream_marker_at(@edge): never on the folio of @from when @edge lies
+ * beyond it, as for the window read on a miss, whose folio is mapped when
+ * the fault retries and would never show its marker.
  */
 static bool rap_stream_span(struct rap_stream *s,
 			    const struct rap_stream_fault *f,
@@ -657,8 +672,8 @@ static bool rap_stream_span(struct rap_stream *s,
 		s->next = start ? start - 1 : 0;
 	}
 	rap_stream_window(win, start, end, s->unit_order);
-	p = edge;
-	if (rap_stream_uncached(s, view, &p, start, end))
+	p = rap_stream_marker_at(s, view, edge, start, end);
+	if (p >= start && p < end)
 		rap_stream_mark(s, win, p);
 	else
 		rap_stream_unmark(s, win);
@@ -681,14 +696,11 @@ static bool rap_stream_untouched(const struct rap_stream *s,
 
 /*
  * Whether a strided read-around stream reads stock's window around each
- * touch ahead of its reader, as stock does: while every touch is one of
- * stock's misses (a stride of half a window or more) and what the file's
- * streams took off its count (rap_stream_taken()) stays below
- * MMAP_LOTSAMISS (mm/filemap.c), the page cache is left as stock leaves
- * it, for whatever reads the file next (the benchmark of "filemap: use
- * high-order folios in filemap sync RA",
- * https://lore.kernel.org/all/20260415192853.3470423-3-stepanov.anatoly@huawei.com/).
- * Past that, the touched pages only.
+ * touch ahead of its reader: while every touch is one of stock's misses
+ * (a stride of half a window or more) and what the file's streams took
+ * off its count stays below MMAP_LOTSAMISS, leaving the page cache as
+ * stock does (the benchmark of "filemap: use high-order folios in filemap
+ * sync RA", https://lore.kernel.org/all/20260415192853.3470423-3-stepanov.anatoly@huawei.com/).
  */
 static bool rap_stream_around(const struct rap_stream *s,
 			      const struct rap_stream_fault *f)
@@ -820,11 +832,9 @@ static unsigned long rap_stream_max(const struct rap_stream *s,
 
 /*
  * A forward stream's miss reads what stock reads there: read-around's or
- * VM_HUGEPAGE's window, whose marker lies ahead of the fault; the stream
- * follows that marker and stock's next ones, and reads on itself only at
- * the next miss once stock lost the stream at a marker (the file's one
- * readahead state describes another reader's window by then). Until then
- * the stream costs what it costs stock.
+ * VM_HUGEPAGE's window; the stream follows its marker and stock's next
+ * ones, and reads on itself only from the next miss once stock lost the
+ * stream at a marker (another reader's window is the file's).
  */
 static bool rap_stream_adopt(struct rap_stream *s,
 			     const struct rap_stream_fault *f,
@@ -852,16 +862,10 @@ static bool rap_stream_adopt(struct rap_stream *s,
 /*
  * Whether a backward reader touched nothing right above its miss: nothing
  * is cached in the two fault-around blocks above the fault, or nothing is
- * mapped in the RAP_STREAM_ABOVE blocks above it (one page a block apart,
- * from the page above the fault). A reader of a stride of two blocks or
- * less touched one of any two blocks in a row above its miss, and
- * fault-around mapped that block's cached pages; from two blocks above
- * the fault on its pages are cached (the window of its miss before read
- * its touches there), so of the last two pages probed, in two blocks in a
- * row, one is mapped. A walker's pages above its miss may be cached and
- * not touched: at a large read_ahead_kb read-around's window of the miss
- * before reaches a few pages above a B-tree's branch page, over the run
- * the scan walks up next.
+ * mapped in the RAP_STREAM_ABOVE blocks above it (one page a block apart).
+ * A reader of a stride of two blocks or less touched one of any two
+ * blocks in a row above its miss; a walker's pages there may be cached
+ * by read-around's window of its miss before, and not touched.
  */
 static bool rap_stream_above(const struct rap_stream_fault *f,
 			     const struct rap_cache_view *view,
@@ -881,13 +885,10 @@ static bool rap_stream_above(const struct rap_stream_fault *f,
 
 /*
  * Whether a backward reader walked the pages between its last two misses
- * and then jumped below them: the fault-around blocks halfway between the
- * misses are mapped, three in a row (a reader of every few blocks or
- * fewer maps no three in a row), and it touched nothing right above the
- * fault (rap_stream_above()). A B-tree's reverse scan at a large
- * read_ahead_kb misses so, only where it jumps to the branch page of a
- * subtree below read-around's window, a constant distance apart as a
- * strided reader's misses are.
+ * and then jumped below them: three fault-around blocks in a row halfway
+ * between them mapped, and nothing touched right above the fault
+ * (rap_stream_above()): a B-tree's reverse scan at a large read_ahead_kb,
+ * missing at the branch pages below read-around's windows.
  */
 static bool rap_stream_walked(const struct rap_stream *s,
 			      const struct rap_stream_fault *f,
@@ -908,15 +909,13 @@ static bool rap_stream_walked(const struct rap_stream *s,
 }
 
 /*
- * A miss that continues a confirmed stream. A dense reader (under
- * read-around or VM_HUGEPAGE), or one of a step of one page, gets the
- * span from the fault on, in folios of a fault-around block; the first
- * window is twice stock's (or two steps), as forward readahead doubles on
- * its first marker. Any other reader gets the window stock would read at
- * its next touch, read now: read-around and VM_HUGEPAGE give up after
- * MMAP_LOTSAMISS misses and then read the faulting page only, and
- * VM_SEQ_READ reads ra_pages from each touch it misses, which other
- * readers' windows thin out (a span would read the pages it skips).
+ * A miss that continues a confirmed stream. A dense reader, one of a step
+ * of one page, or (VM_SEQ_READ) one of a step of at most stock's window
+ * gets the span from the fault on (in folios of a fault-around block if
+ * dense, else as large as the step); the first window is twice stock's
+ * (or two steps). Any other reader gets stock's window at its next touch:
+ * read-around and VM_HUGEPAGE read the faulting page only after
+ * MMAP_LOTSAMISS misses, and a forward span stops there too.
  */
 static bool rap_stream_sync(struct rap_stream *s,
 			    const struct rap_stream_fault *f,
@@ -930,7 +929,11 @@ static bool rap_stream_sync(struct rap_stream *s,
 	s->done = false;
 	if (f->kind == RAP_MAP_AROUND && s->delta < 0 && !s->dense)
 		s->dense = rap_stream_walked(s, f, view);
-	s->span = step == 1 || (s->dense && f->kind != RAP_MAP_SEQ);
+	if (f->kind == RAP_MAP_SEQ && again)
+		s->span = s->span || step == 1;	/* stock's windows stay */
+	else
+		s->span = s->dense || step == 1 ||
+			  (f->kind == RAP_MAP_SEQ && step <= f->stock_pages);
 	if (!s->span) {
 		s->unit_order = 0;
 		if (!again) {
@@ -957,7 +960,8 @@ static bool rap_stream_sync(struct rap_stream *s,
 	if (s->delta > 0 && f->kind == RAP_MAP_AROUND && rap_stream_lotsamiss(f))
 		return rap_stream_page_only(f, view, win, did);
 	order = f->kind == RAP_MAP_THP ? f->thp_order :
-		min(rap_order_up(f->fault_around_pages), f->max_order);
+		min(rap_order_up(s->dense ? f->fault_around_pages : step),
+		    f->max_order);
 	s->unit_order = order;
 	s->window = 2 * (f->stock_pages > step ? f->stock_pages : step);
 	if (s->window < 2UL << order)
@@ -991,13 +995,9 @@ static bool rap_stream_sync(struct rap_stream *s,
  * A descent (rap_stream_descent()): its reader walks up from the fault to
  * the run it walked before, then the runs below, each upwards. Read one
  * largest window from the fault's folio up, marked on the first folio
- * above the fault's that is not cached, so that its reader reads the
- * window below at once; or, when read-around's window of the miss before
- * left nothing above the fault to read, the window that ends with the
- * fault's folio, marked on the folio below it, the end of the next run.
- * From there on the stream reads down in windows marked at their top
- * folio (rap_stream_async()), each hit by the run that ends there,
- * before its reader starts the runs below it.
+ * above it not cached; or, where nothing above the fault is left to read,
+ * the window that ends with the fault's folio, marked on the folio below.
+ * Then down in windows marked at their top folio (rap_stream_async()).
  */
 static bool rap_stream_descend(struct rap_stream *s,
 			       const struct rap_stream_fault *f,
