@@ -25,6 +25,7 @@ static const char usage_ab[] =
 "       rapolicyctl ab status\n"
 "       rapolicyctl ab sample\n"
 "       rapolicyctl ab period\n"
+"       rapolicyctl ab step --samples FILE\n"
 "       rapolicyctl ab report --samples FILE [--json]\n\n"
 "Arm A is the top-level policy set, arm B the one under ab/.  'assign'\n"
 "chooses which faults use arm B: none, those of tasks in a cgroup v2 (an\n"
@@ -38,7 +39,10 @@ static const char usage_ab[] =
 "analysed: 'ab sample' after it opens the period, 'ab period' closes it\n"
 "with a sample and draws the next salt (at 500 permille, every second\n"
 "period swaps the previous one's arms).  With --run, start does this\n"
-"itself and prints the stream.\n"
+"itself and prints the stream.  'step' does what is due of the plan of\n"
+"FILE (start's stream) and appends its sample to FILE: opening a period\n"
+"once its washout has passed, closing it (and drawing the next salt)\n"
+"once the period has; rapolicy-ab.timer runs it every minute.\n"
 "'report' analyses the plan's periods of FILE, no other horizon: the\n"
 "ratio of B's total major faults and pages read to A's, each arm scaled\n"
 "to all 64 buckets, a randomization test and the interval it gives (98%\n"
@@ -606,6 +610,54 @@ static int cmd_start(struct ctx *c, int argc, char **argv)
 }
 
 /*
+ * ab step --samples FILE: what is due of the plan of FILE, appended to
+ * it.  Sample 2i opens period i once its washout has passed since the
+ * last line; sample 2i + 1 closes it once the period has passed, then
+ * the next salt is drawn, as 'ab period' does (not after the last).
+ * Nothing is due: nothing is written.  rapolicy-ab.timer runs it every
+ * minute, so a period is as long as planned to within a minute.
+ */
+static int cmd_step(struct ctx *c, int argc, char **argv)
+{
+	const char *file = NULL;
+	struct sample *sm = calloc(MAX_SAMPLES, sizeof(*sm)), now;
+	struct plan pl = { 0 };
+	FILE *out = c->out, *f = NULL;
+	uint64_t last, wait;
+	size_t n = 0;
+	int ret = sm ? 0 : errmsg(c, "out of memory"), i = 1;
+
+	if (!ret && (argc < 2 || opt_val(argc, argv, &i, "--samples", &file) != 1 || i != argc - 1))
+		ret = usage(c, "ab step", "needs --samples FILE, the stream of 'ab start'");
+	if (!ret)
+		ret = read_samples(c, file, &pl, sm, &n);
+	if (ret || n >= 2 * (size_t)pl.periods)
+		goto out;
+	last = n ? sm[n - 1].t_ms : pl.t_ms;
+	wait = n % 2 ? pl.period_ms : pl.washout_ms;
+	ret = take(c, &now);
+	if (!ret && (now.key != pl.key || !randomized(&now)))
+		ret = errmsg(c, "%s: the module's key or mode is not the plan's: the experiment ended; nothing written",
+			     esc(file));
+	if (ret || now.t_ms - last < wait)
+		goto out;
+	if (!(f = fopen(file, "a")))
+		ret = errmsg(c, "%s: %s", esc(file), strerror(errno));
+	if (ret)
+		goto out;
+	c->out = f;
+	print_sample(c, &now);
+	c->out = out;
+	if (fclose(f))
+		ret = errmsg(c, "%s: %s", esc(file), strerror(errno));
+	if (!ret && n % 2 && n + 1 < 2 * (size_t)pl.periods)
+		ret = resalt(c, &now);
+out:
+	free(sm);
+	return ret;
+}
+
+/*
  * Settled: the experiment of the plan is the module's (key, mode,
  * permille), none of its periods had a change or opened within its
  * washout, and since the last sample at most the salt changed.  Else the
@@ -693,5 +745,7 @@ int cmd_ab(struct ctx *c, int argc, char **argv)
 		return period(c, true);
 	if (!strcmp(argv[1], "report"))
 		return cmd_report(c, argc - 1, argv + 1);
+	if (!strcmp(argv[1], "step"))
+		return cmd_step(c, argc - 1, argv + 1);
 	return usage(c, "ab", "unknown subcommand '%s'", esc(argv[1]));
 }

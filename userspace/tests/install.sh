@@ -15,10 +15,11 @@ tap $? "make install DESTDIR=... PREFIX=/usr"
 ok=0
 for f in usr/sbin/rapolicyctl usr/bin/rawalk usr/share/man/man8/rapolicyctl.8 \
 	usr/share/man/man1/rawalk.1 usr/share/bash-completion/completions/rapolicyctl \
-	usr/lib/systemd/system/rapolicy.service etc/rapolicy.conf; do
+	usr/lib/systemd/system/rapolicy.service usr/lib/systemd/system/rapolicy-ab.service \
+	usr/lib/systemd/system/rapolicy-ab.timer etc/rapolicy.conf; do
 	[ -f "$D/$f" ] || { echo "# missing $f"; ok=1; }
 done
-tap $ok "tools, man pages, completion, unit and /etc/rapolicy.conf in place"
+tap $ok "tools, man pages, completion, units and /etc/rapolicy.conf in place"
 unit=$D/usr/lib/systemd/system/rapolicy.service
 grep -q "^ExecStart=/bin/sh -c '/usr/sbin/rapolicyctl apply /etc/rapolicy.conf || " "$unit" &&
 	grep -qx "ExecStartPre=/sbin/modprobe rapolicy" "$unit" &&
@@ -72,6 +73,34 @@ eval "$(execline ExecCondition)" >$T/out2
 r2=$?
 [ $r = 0 ] && [ $r2 = 1 ] && grep -q "skipped: this kernel has no readahead policy hooks" $T/out2
 tap $? "the unit's ExecCondition: runs on a kernel with the hooks, skips one without and says so"
+
+# rapolicy-ab.timer: every minute, rapolicy-ab.service's ab step on the
+# experiment file; run as systemd would, on the fake tree
+abs=$D/usr/lib/systemd/system/rapolicy-ab.service
+abt=$D/usr/lib/systemd/system/rapolicy-ab.timer
+[ "$(sed -n 's/^ExecStart=//p' "$abs")" = "/usr/sbin/rapolicyctl ab step --samples /var/lib/rapolicy/samples" ] &&
+	grep -qx "ConditionPathExists=/var/lib/rapolicy/samples" "$abs" &&
+	grep -qx "OnUnitActiveSec=1min" "$abt" && grep -qx "WantedBy=timers.target" "$abt" &&
+	! grep -q "^Unit=" "$abt" && ! grep -q "@[A-Z]*@" "$abs"
+tap $? "rapolicy-ab.timer starts rapolicy-ab.service every minute: ab step on /var/lib/rapolicy/samples, if it exists"
+if command -v systemd-analyze >/dev/null; then
+	sed "s|^ExecStart=/usr/sbin/rapolicyctl|ExecStart=$D/usr/sbin/rapolicyctl|" "$abs" >$T/rapolicy-ab.service
+	cp "$abt" $T/rapolicy-ab.timer
+	out=$(cd $T && systemd-analyze verify --man=no rapolicy-ab.service rapolicy-ab.timer 2>&1)
+	r=$?
+	[ -n "$out" ] && echo "$out" | sed 's/^/# /'
+	tap $r "systemd-analyze verify: rapolicy-ab.service and .timer"
+else
+	tap 0 "systemd-analyze verify # SKIP no systemd-analyze"
+fi
+$tool ab assign sample 500 >/dev/null && "$fake" settle "$R" &&
+	$tool ab start --periods 1 --period 0 --washout 0 >$T/ab.samples && "$fake" settle "$R"
+sed -n "s/^ExecStart=//p" "$abs" | sed "s|/usr/sbin/rapolicyctl|$tool|; s|/var/lib/rapolicy/samples|$T/ab.samples|" >$T/cmd
+eval "$(cat $T/cmd)" && "$fake" settle "$R" && eval "$(cat $T/cmd)" && "$fake" settle "$R" &&
+	eval "$(cat $T/cmd)" && [ "$(wc -l <$T/ab.samples)" = 3 ] &&
+	$tool ab report --samples $T/ab.samples | grep -q "^mode sample; 1 period of 1 planned"
+tap $? "the service's command, run three times: the period opened and closed, no more; ab report reads it"
+$tool ab assign off >/dev/null && "$fake" settle "$R"
 
 echo '{"a": {}}' >"$D/etc/rapolicy.conf"
 make -s -C "$here" BUILD="$build" DESTDIR="$D" PREFIX=/usr install >/dev/null &&

@@ -402,11 +402,34 @@ rc ab period >$T/out
 tap $? "ab period at 500 permille: a closing sample, then the salt with its arms swapped"
 rc ab period >$T/out && s2=$(cat $M/ab/salt) && [ "$s2" != 9223372036854775815 ] && [ "$s2" -lt 9007199254740992 ]
 tap $? "ab period after a swapped salt: a fresh random salt"
-for sub in set assign start status sample period report; do
+for sub in set assign start status sample period step report; do
 	rc ab $sub --help >$T/out 2>&1 && grep -q "^Usage: rapolicyctl ab set" $T/out || echo "$sub" >>$T/badhelp
 done
 [ ! -s $T/badhelp ]
 tap $? "every ab subcommand's --help prints the usage and exits 0 ($(cat $T/badhelp 2>/dev/null))"
+# ab step: what is due of the plan, appended; the timer's command
+rc ab assign sample 500 >/dev/null
+rc ab start --periods 2 --period 0 --washout 0 >$T/st
+s0=$(cat $M/ab/salt)
+lines() { wc -l <$T/st; }
+rc ab step --samples $T/st && [ "$(lines)" = 2 ] && [ "$(cat $M/ab/salt)" = "$s0" ] &&
+	rc ab step --samples $T/st && [ "$(lines)" = 3 ] && s1=$(cat $M/ab/salt) && [ "$s1" != "$s0" ] &&
+	rc ab step --samples $T/st && [ "$(lines)" = 4 ] &&
+	rc ab step --samples $T/st && [ "$(lines)" = 5 ] && [ "$(cat $M/ab/salt)" = "$s1" ] &&
+	rc ab step --samples $T/st >$T/out && [ "$(lines)" = 5 ] && [ ! -s $T/out ]
+tap $? "ab step: opens, closes and re-salts, opens, closes the last period without a salt, then nothing"
+rc ab report --samples $T/st | q "^mode sample; 2 periods of 2 planned"
+tap $? "ab report reads what ab step wrote"
+rc ab start --periods 2 --period 0 --washout 3600 >$T/st &&
+	rc ab step --samples $T/st >$T/out && [ "$(lines)" = 1 ] && [ ! -s $T/out ]
+tap $? "ab step within the washout: nothing due, nothing written"
+cp $T/st $T/old && rc ab start --washout 0 >/dev/null
+rc ab step --samples $T/old >$T/out 2>$T/err; [ $? = 1 ] && cmp -s $T/st $T/old &&
+	[ "$(wc -l <$T/err)" = 1 ] && q "the experiment ended; nothing written" $T/err
+tap $? "ab step after another ab start: one line of error, nothing written"
+rc ab step >/dev/null 2>$T/err; [ $? = 2 ] && q "needs --samples FILE" $T/err &&
+	rc ab step --samples $T/nosuch >/dev/null 2>&1; [ $? = 1 ]
+tap $? "ab step without --samples: exit 2; with a missing file: exit 1"
 for bad in nan inf -inf -1 86401 1e400 1x ""; do
 	rc ab start --period "$bad" >/dev/null 2>&1
 	[ $? = 2 ] || echo "# --period $bad accepted"
