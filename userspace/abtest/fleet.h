@@ -3,7 +3,7 @@
  * fleet: what each host exports for the fleet's A/B verdict, and the
  * verdict's arithmetic, the one that docs/prometheus/rapolicy.rules.yml
  * writes in PromQL (userspace/tests/prometheus.sh checks that they agree;
- * userspace/tests/ab_sim.c runs this one over simulated fleets).
+ * userspace/tests/ab_fleet.c runs this one over simulated fleets).
  *
  * Per host and period, per metric (major faults, pages read):
  *

@@ -39,6 +39,7 @@
 
 #include "abtest/abtest.h"
 #include "tests/tap.h"
+#include "tests/ab_fleet.h"
 /* The module's bucket hash and arm draw, built for the host as tests/unit does */
 #include "../module/policy.c"
 
@@ -441,14 +442,20 @@ static void row(FILE *tab, const struct scenario *sc, uint64_t seed)
 		   sc->name, 100 * cov, 100 * cov_io, t.enough);
 }
 
-/* ab_sim [--table FILE] [--doc docs/AB.md]: the doc must hold the table */
+/*
+ * ab_sim [--table FILE] [--doc docs/AB.md]: the doc must hold the tables;
+ * ab_sim --rules-test FILE RULES: ab_fleet.c's promtool test of RULES
+ */
 int main(int argc, char **argv)
 {
 	const char *out = NULL, *doc = NULL;
-	char *table = NULL, *text;
-	size_t len = 0;
-	FILE *tab = open_memstream(&table, &len);
+	char *table = NULL, *fleet = NULL, *text;
+	size_t len = 0, flen = 0;
+	FILE *tab, *ftab;
 
+	if (argc == 4 && !strcmp(argv[1], "--rules-test"))
+		return fleet_rules_test(argv[2], argv[3]);
+	tab = open_memstream(&table, &len);
 	for (int i = 1; i + 1 < argc; i += 2) {
 		if (!strcmp(argv[i], "--table"))
 			out = argv[i + 1];
@@ -461,17 +468,24 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(scenarios) / sizeof(scenarios[0]); i++)
 		row(tab, &scenarios[i], 0xab5eed + i);
 	fclose(tab);
+	ftab = open_memstream(&fleet, &flen);
+	fleet_table(ftab);
+	fclose(ftab);
 	if (out) {
 		FILE *f = fopen(out, "w");
 
-		ok(f && fputs(table, f) >= 0 && !fclose(f), "the table is in %s", out);
+		ok(f && fprintf(f, "%s\n%s", table, fleet) >= 0 && !fclose(f), "the tables are in %s",
+		   out);
 	}
 	if (doc) {
 		text = slurp(doc);
 		ok(text && strstr(text, table), "%s holds this table (regenerate: ab_sim --table)",
 		   doc);
+		ok(text && strstr(text, fleet), "%s holds the fleet's table (regenerate: ab_sim --table)",
+		   doc);
 		free(text);
 	}
 	free(table);
+	free(fleet);
 	return tap_done();
 }

@@ -132,34 +132,22 @@ printf '#!/bin/sh\necho partial\nexit 1\n' >$T/path/rapolicyctl
 [ "$(ls $D)" = rapolicy.prom ] && grep -qx "rapolicy_up 1" $D/rapolicy.prom
 tap $? "a failing run leaves the old file and no temporary file"
 
-# The verdict's threshold, numerically: the two-sided p of Student's t at
-# the threshold, on (minimum hosts - 1) degrees of freedom, is 0.05 as
-# the comment says. P(|T| < t) on v degrees of freedom is the integral of
-# cos^(v-1) from 0 to atan(t / sqrt(v)) over that from 0 to pi/2.
+# The rules' arithmetic is abtest/fleet.c's: ab_sim writes a promtool
+# test of fixed hosts with the values fleet.c computes; a rule that
+# drifts from it (a constant, a term) fails here
 rules=$top/docs/prometheus/rapolicy.rules.yml
-thr=$(grep -o 't < -[0-9.]*' "$rules" | sort -u)
-hosts=$(grep -o 'rapolicy:ab_hosts:count >= [0-9]*' "$rules" | sort -u)
-[ "$(echo "$thr" | wc -l)" = 1 ] && [ "$(echo "$hosts" | wc -l)" = 1 ] &&
-	grep -q "t > ${thr#t < -})" "$rules" && grep -q "${thr#t < -} \* stddev" "$rules"
-tap $? "one t threshold (${thr#t < -}) and one host minimum (${hosts##* }) in every rule"
-p=$(awk -v t="${thr#t < -}" -v v="$(( ${hosts##* } - 1 ))" 'function f(x) { return cos(x) ^ (v - 1) }
-	function simpson(a, b,   h, s, i) { h = (b - a) / 2000; s = f(a) + f(b)
-		for (i = 1; i < 2000; i++) s += (i % 2 ? 4 : 2) * f(a + i * h); return s * h / 3 }
-	BEGIN { printf "%.5f", 1 - simpson(0, atan2(t, sqrt(v))) / simpson(0, atan2(1, 0)) }')
-awk -v p="$p" 'BEGIN { exit !(p > 0.0495 && p < 0.0505) }' &&
-	grep -q "two-sided p = 0.05 at ${hosts##* } hosts" "$rules"
-tap $? "t > ${thr#t < -} on $(( ${hosts##* } - 1 )) degrees of freedom is two-sided p = $p, as the comment says"
-awk -v p="$(awk -v t=3 -v v=4 'function f(x) { return cos(x) ^ (v - 1) }
-	function simpson(a, b,   h, s, i) { h = (b - a) / 2000; s = f(a) + f(b)
-		for (i = 1; i < 2000; i++) s += (i % 2 ? 4 : 2) * f(a + i * h); return s * h / 3 }
-	BEGIN { printf "%.5f", 1 - simpson(0, atan2(t, sqrt(v))) / simpson(0, atan2(1, 0)) }')" \
-	'BEGIN { exit !(p > 0.039 && p < 0.041) }'
-tap $? "the same integral gives the old rule's |t| > 3 at 5 hosts p = 0.040, not < 0.01"
+"$(dirname "$fake")/ab_sim" --rules-test $T/fleet.test.yml "$rules" >$T/fleet.out &&
+	promtool test rules $T/fleet.test.yml >$T/out 2>&1
+tap $? "the rules compute fleet.c's pooling, mixture, bounds, verdict and holdback within 1e-6: $(sed 's/^# //' $T/fleet.out)"
+sed 's/0\.001225 \* metric:rapolicy_ab_fleet_s:sum/0.0012 * metric:rapolicy_ab_fleet_s:sum/' "$rules" >$T/drift.yml &&
+	"$(dirname "$fake")/ab_sim" --rules-test $T/drift.test.yml $T/drift.yml >/dev/null &&
+	! promtool test rules $T/drift.test.yml >/dev/null 2>&1
+tap $? "a rule with another tau^2 fails that test"
 
 cd "$top/docs/prometheus" && promtool check rules rapolicy.rules.yml >/dev/null
 tap $? "promtool check rules docs/prometheus/rapolicy.rules.yml"
 promtool test rules rapolicy.rules.test.yml >$T/out 2>&1
-tap $? "promtool test rules: verdict, idle and cgroup-mode hosts, threshold, guardrail, A/A, staleness, start transient, unequal arms, shared keys"
+tap $? "promtool test rules: verdict, transitions, unequal arms, shared keys, continuous watching, guardrail, holdback, staleness"
 [ "$(grep -v "^#" rapolicy.rules.yml | grep -c "job=")" = 1 ] && grep -q 'up{job="node"}' rapolicy.rules.yml
 tap $? "the rules have one job selector, up{job=\"node\"}"
 sh rules-job.sh node-prod >$T/job.yml && grep -q 'up{job="node-prod"}' $T/job.yml &&
