@@ -274,11 +274,12 @@ static void rap_tracker_fit(const struct ra_policy_fault *fault,
 {
 	unsigned long unit = 1UL << win->order;
 	unsigned long size = win->size, mark, chunk, nr;
-	pgoff_t at = fault->index;
+	/* the faulting page's window starts at its folio of the order */
+	pgoff_t at = fault->index & ~(unit - 1);
 
 	if (!size || win->nr > 1)
 		return;
-	if (fault->point != RA_POLICY_ASYNC && at < win->start) {
+	if (fault->point != RA_POLICY_ASYNC && fault->index < win->start) {
 		if (win->start - at <= size) {
 			win->size = win->start + size - at;
 		} else {
@@ -288,10 +289,11 @@ static void rap_tracker_fit(const struct ra_policy_fault *fault,
 		win->start = at;
 		return;
 	}
-	if (fault->point != RA_POLICY_ASYNC && at - win->start >= size) {
+	if (fault->point != RA_POLICY_ASYNC &&
+	    fault->index - win->start >= size) {
 		mark = win->async_size ? size - win->async_size : 0;
-		if (at - win->start == size) {
-			win->size = size + 1;
+		if (at - win->start <= size) {
+			win->size = at + unit - win->start;
 		} else {
 			win->stride = at - win->start;
 			win->nr = 2;
