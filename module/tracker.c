@@ -274,12 +274,11 @@ static void rap_tracker_fit(const struct ra_policy_fault *fault,
 {
 	unsigned long unit = 1UL << win->order;
 	unsigned long size = win->size, mark, chunk, nr;
-	/* the faulting page's window starts at its folio of the order */
-	pgoff_t at = fault->index & ~(unit - 1);
+	pgoff_t at = fault->index;
 
 	if (!size || win->nr > 1)
 		return;
-	if (fault->point != RA_POLICY_ASYNC && fault->index < win->start) {
+	if (fault->point != RA_POLICY_ASYNC && at < win->start) {
 		if (win->start - at <= size) {
 			win->size = win->start + size - at;
 		} else {
@@ -289,11 +288,10 @@ static void rap_tracker_fit(const struct ra_policy_fault *fault,
 		win->start = at;
 		return;
 	}
-	if (fault->point != RA_POLICY_ASYNC &&
-	    fault->index - win->start >= size) {
+	if (fault->point != RA_POLICY_ASYNC && at - win->start >= size) {
 		mark = win->async_size ? size - win->async_size : 0;
-		if (at - win->start <= size) {
-			win->size = at + unit - win->start;
+		if (at - win->start == size) {
+			win->size = size + 1;
 		} else {
 			win->stride = at - win->start;
 			win->nr = 2;
