@@ -172,8 +172,7 @@ bool rap_bpf_mmap_ra(const struct ra_policy_fault *fault,
 	}
 	*win = w;
 	rap_stat_add(arm, RAP_STAT_bpf, 1);
-	/* bpf_clamp: what the kernel's check cut or refused */
-	if (check)
+	if (check > 0)
 		rap_stat_add(arm, RAP_STAT_bpf_clamp, 1);
 	return true;
 }
