@@ -312,8 +312,8 @@ static int rap_bpf_btf_struct_access(struct bpf_verifier_log *log,
 		return -EACCES;
 	}
 	if (off < 0 || size <= 0 || size > end || off > end - size) {
-		bpf_log(log, "rapolicy_ops may only write window start..nr, not off %d\n",
-			off);
+		bpf_log(log, "rapolicy_ops may only write ra_policy_window's start to nr, not off %d size %d\n",
+			off, size);
 		return -EACCES;
 	}
 	return 0;
