@@ -6,9 +6,8 @@
  * register_bpf_struct_ops() (as modules may since Linux 6.9, see
  * tools/testing/selftests/bpf/test_kmods/bpf_testmod.c). Its one operation,
  * mmap_ra, has the signature of struct readahead_policy_ops' own: it sees
- * the kernel's read-only copy of the fault and may write the fields of
- * the window a policy decides, and nothing else
- * (rap_bpf_btf_struct_access()). Programs run under
+ * the kernel's read-only copy of the fault and may write the window, and
+ * nothing else (rap_bpf_btf_struct_access()). Programs run under
  * rcu_read_lock() in the fault path with the mmap or VMA lock held: a
  * sleepable program (SEC("struct_ops.s/...")) is refused at load
  * (rap_bpf_check_member()), and in the others the verifier refuses
@@ -37,7 +36,6 @@
 #include <linux/pagemap.h>
 #include <linux/rcupdate.h>
 #include <linux/readahead_policy.h>
-#include <linux/string.h>
 #include <linux/sysfs.h>
 
 #include "compat.h"
@@ -105,22 +103,35 @@ static pgoff_t rap_bpf_file_pages(const struct ra_policy_fault *fault)
 	return isize > 0 ? ((isize - 1) >> PAGE_SHIFT) + 1 : 0;
 }
 
-/*
- * The kernel's check of @win (ra_policy_window_check()), run on a copy to
- * count what it does: -1 if it refuses the window, 1 if it cuts it, 0 if
- * it reads it as it is. At the async point the module does not know the
- * marked folio: its faulting page stands for it.
- */
-static int rap_bpf_window_check(const struct ra_policy_fault *fault,
-				const struct ra_policy_window *win)
+/* Whether the kernel's window check will refuse or cut @win: to count it */
+static bool rap_bpf_window_cut(const struct ra_policy_fault *fault,
+			       const struct ra_policy_window *win,
+			       pgoff_t pages)
 {
-	struct ra_policy_window w = *win;
-	pgoff_t at = fault->point == RA_POLICY_ASYNC ? fault->index : 0;
+	return rap_window_cut(win, fault->vma_start, fault->vma_end, pages,
+			      fault->max_pages, fault->max_order);
+}
 
-	if (!ra_policy_window_check(fault, &w, rap_bpf_file_pages(fault), at,
-				    at ? at + 1 : 0))
-		return -1;
-	return memcmp(&w, win, sizeof(w)) ? 1 : 0;
+/*
+ * Whether the kernel's window check will refuse @win outright: the
+ * refusals of rap_window_cut(), a window with nothing inside the file and
+ * the faulting VMA
+ */
+static bool rap_bpf_window_refused(const struct ra_policy_fault *fault,
+				   const struct ra_policy_window *win,
+				   pgoff_t pages)
+{
+	pgoff_t last;
+
+	if (!pages || !win->size || fault->vma_end <= fault->vma_start)
+		return true;
+	last = min(pages, fault->vma_end) - 1;
+	if (win->start > last)
+		return true;
+	/* the window's last page, computed so that it cannot wrap */
+	if (win->size - 1 < last - win->start)
+		last = win->start + win->size - 1;
+	return last < fault->vma_start;
 }
 
 /*
@@ -148,8 +159,8 @@ bool rap_bpf_mmap_ra(const struct ra_policy_fault *fault,
 		.cached_pages = RAP_BPF_CACHED_PAGES,
 	};
 	struct ra_policy_window w = *win;
+	pgoff_t pages;
 	bool replaced;
-	int check;
 
 	if (!ops || !ops->mmap_ra || READ_ONCE(rap_bpf_ejected) == ops)
 		return false;
@@ -162,8 +173,8 @@ bool rap_bpf_mmap_ra(const struct ra_policy_fault *fault,
 		win->max_index = w.max_index;
 		return false;
 	}
-	check = rap_bpf_window_check(fault, &w);
-	if (check >= 0) {
+	pages = rap_bpf_file_pages(fault);
+	if (!rap_bpf_window_refused(fault, &w, pages)) {
 		if (atomic_read(&rap_bpf_refused))
 			atomic_set(&rap_bpf_refused, 0);
 	} else if (atomic_inc_return(&rap_bpf_refused) >= RAP_BPF_REFUSED_MAX) {
@@ -172,7 +183,7 @@ bool rap_bpf_mmap_ra(const struct ra_policy_fault *fault,
 	}
 	*win = w;
 	rap_stat_add(arm, RAP_STAT_bpf, 1);
-	if (check > 0)
+	if (rap_bpf_window_cut(fault, win, pages))
 		rap_stat_add(arm, RAP_STAT_bpf_clamp, 1);
 	return true;
 }
@@ -294,25 +305,19 @@ static bool rap_bpf_is_valid_access(int off, int size,
 	return bpf_tracing_btf_ctx_access(off, size, type, prog, info);
 }
 
-/*
- * Programs may write the fields of their window that a policy decides,
- * start to nr, and nothing else: not @by and @arm, which name what decided
- * for the trace event and are the module's to set.
- */
+/* Programs may write their window and nothing else */
 static int rap_bpf_btf_struct_access(struct bpf_verifier_log *log,
 				     const struct bpf_reg_state *reg,
 				     int off, int size)
 {
-	const int end = offsetofend(struct ra_policy_window, nr);
-
-	BUILD_BUG_ON(offsetof(struct ra_policy_window, start) != 0);
 	if (btf_type_by_id(reg->btf, reg->btf_id) !=
 	    READ_ONCE(rap_bpf_window_type)) {
 		bpf_log(log, "rapolicy_ops may only write its ra_policy_window\n");
 		return -EACCES;
 	}
-	if (off < 0 || size <= 0 || size > end || off > end - size) {
-		bpf_log(log, "rapolicy_ops may only write ra_policy_window's start to nr, not off %d size %d\n",
+	if (off < 0 || size <= 0 ||
+	    off + size > sizeof(struct ra_policy_window)) {
+		bpf_log(log, "write outside ra_policy_window at off %d size %d\n",
 			off, size);
 		return -EACCES;
 	}

@@ -495,6 +495,44 @@ bool rap_decide_window(const struct rap_settings *s, const struct rap_fault *f,
 	return did & RAP_DID_REPLACED;
 }
 
+/**
+ * rap_window_cut - whether the kernel will refuse or cut a replaced window
+ * @win: the window a policy returned
+ * @vma_start: first file index the faulting VMA maps
+ * @vma_end: file index just past it
+ * @file_pages: pages of the file, the last one partial (0: empty)
+ * @max_size: the largest window the kernel reads, ra_policy_max_pages()
+ * @max_order: the largest folio order, ra_policy_max_order()
+ *
+ * The rules of the hook series' filemap_ra_policy_window_ok(), which
+ * checks every replaced window: refused when it reads nothing inside the
+ * file and the VMA, else cut to both, to @max_size, its marker into it and
+ * its order to @max_order. The module applies nothing; it counts, for a
+ * policy it does not control (a BPF program), what the kernel changed.
+ */
+bool rap_window_cut(const struct ra_policy_window *win, pgoff_t vma_start,
+		    pgoff_t vma_end, pgoff_t file_pages, unsigned long max_size,
+		    unsigned int max_order)
+{
+	unsigned long size;
+	pgoff_t start, last;
+
+	if (!file_pages || !win->size || vma_end <= vma_start)
+		return true;
+	last = file_pages - 1 < vma_end - 1 ? file_pages - 1 : vma_end - 1;
+	if (win->start > last)
+		return true;
+	/* the window's last page, computed so that it cannot wrap */
+	if (win->size - 1 < last - win->start)
+		last = win->start + win->size - 1;
+	if (last < vma_start)
+		return true;
+	start = win->start > vma_start ? win->start : vma_start;
+	size = last - start + 1 < max_size ? last - start + 1 : max_size;
+	return start != win->start || size != win->size ||
+	       win->async_size > win->size || win->order > max_order;
+}
+
 /* pmd_hit on a PMD mapping: whether it counts as an mmap hit */
 bool rap_decide_pmd_hit(const struct rap_settings *s, bool eligible)
 {

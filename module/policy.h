@@ -219,6 +219,9 @@ bool rap_descending(const struct rap_cache_view *view, pgoff_t index,
 bool rap_decide_window(const struct rap_settings *s, const struct rap_fault *f,
 		       const struct rap_cache_view *view,
 		       struct ra_policy_window *win, unsigned int *decisions);
+bool rap_window_cut(const struct ra_policy_window *win, pgoff_t vma_start,
+		    pgoff_t vma_end, pgoff_t file_pages, unsigned long max_size,
+		    unsigned int max_order);
 bool rap_decide_pmd_hit(const struct rap_settings *s, bool eligible);
 unsigned int rap_decide_hit(const struct rap_settings *s,
 			    const struct rap_hit *h);

@@ -258,71 +258,6 @@ bool rap_tracker_confirmed(enum rap_arm arm, const struct file *file,
 					  pages);
 }
 
-/*
- * The tracker's window in the kernel's terms (ra_policy_window_check(),
- * include/linux/readahead_policy.h). At a miss, a window that does not
- * hold the faulting page (a strided stream reads its next touch) is read
- * together with a window of the same size at the faulting page, as two
- * windows, or one if they touch. A confirmed stream's window larger than
- * one window may be (@fault->window_pages: ra_pages unless its misses read
- * VM_HUGEPAGE folios) is read as several of at most that, whole folios of
- * its order each, at most RA_POLICY_MAX_WINDOWS. The marker stays where
- * the tracker put it.
- */
-static void rap_tracker_fit(const struct ra_policy_fault *fault,
-			    struct ra_policy_window *win)
-{
-	unsigned long unit = 1UL << win->order;
-	unsigned long size = win->size, mark, chunk, nr;
-	pgoff_t at = fault->index;
-
-	if (!size || win->nr > 1)
-		return;
-	if (fault->point != RA_POLICY_ASYNC && at < win->start) {
-		if (win->start - at <= size) {
-			win->size = win->start + size - at;
-		} else {
-			win->stride = win->start - at;
-			win->nr = 2;
-		}
-		win->start = at;
-		return;
-	}
-	if (fault->point != RA_POLICY_ASYNC && at - win->start >= size) {
-		mark = win->async_size ? size - win->async_size : 0;
-		if (at - win->start == size) {
-			win->size = size + 1;
-		} else {
-			win->stride = at - win->start;
-			win->nr = 2;
-		}
-		/* the marker stays in the tracker's window, the first */
-		if (win->async_size)
-			win->async_size = (win->nr == 2 ? win->stride : 0) +
-					  win->size - mark;
-		return;
-	}
-	if (size <= fault->window_pages)
-		return;
-	chunk = fault->window_pages & ~(unit - 1);
-	if (!chunk)
-		chunk = fault->window_pages;
-	nr = DIV_ROUND_UP(size, chunk);
-	if (nr > RA_POLICY_MAX_WINDOWS) {
-		nr = RA_POLICY_MAX_WINDOWS;
-	} else {
-		chunk = round_up(DIV_ROUND_UP(size, nr), unit);
-		if (chunk > fault->window_pages)
-			chunk = fault->window_pages;
-	}
-	mark = win->async_size ? size - win->async_size : 0;
-	win->size = chunk;
-	win->stride = chunk;
-	win->nr = nr;
-	if (win->async_size)
-		win->async_size = mark < nr * chunk ? nr * chunk - mark : chunk;
-}
-
 /**
  * rap_tracker_mmap_ra - run a readahead decision through the stream tracker
  * @fault: the fault, as the kernel offers it
@@ -401,7 +336,6 @@ bool rap_tracker_mmap_ra(const struct ra_policy_fault *fault,
 		return false;
 	out.max_index = win->max_index;
 	*win = out;
-	rap_tracker_fit(fault, win);
 	if (did & RAP_STREAM_DID_SYNC)
 		rap_stat_add(arm, RAP_STAT_stream_sync, 1);
 	if (did & RAP_STREAM_DID_ASYNC)

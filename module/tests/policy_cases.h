@@ -884,6 +884,60 @@ static void rap_case_next_size_ramp(struct rap_test *t)
 	RAP_EXPECT_EQ(t, rap_next_size(4096, 2048), 2048);
 }
 
+/* The kernel's check of replaced windows, as rap_window_cut() mirrors it */
+static void rap_case_window_cut(struct rap_test *t)
+{
+	/* a VMA mapping pages [100, 1100) of a 1000-page file */
+	const pgoff_t vs = 100, ve = 1100, pages = 1000;
+	const unsigned int mo = 9;
+	struct ra_policy_window w = { .start = 200, .size = 128,
+				      .async_size = 128, .order = 2 };
+
+	RAP_EXPECT_FALSE(t, rap_window_cut(&w, vs, ve, pages, 1024, mo));
+	/* reads nothing: refused */
+	w.size = 0;
+	RAP_EXPECT(t, rap_window_cut(&w, vs, ve, pages, 1024, mo));
+	w.size = 128;
+	RAP_EXPECT(t, rap_window_cut(&w, vs, ve, 0, 1024, mo));
+	/* past EOF, past the VMA, all below the VMA: refused */
+	w.start = pages;
+	RAP_EXPECT(t, rap_window_cut(&w, vs, ve, pages, 1024, mo));
+	w.start = ve + 1;
+	RAP_EXPECT(t, rap_window_cut(&w, vs, ve, 5000, 1024, mo));
+	w.start = 0;
+	w.size = vs;
+	RAP_EXPECT(t, rap_window_cut(&w, vs, ve, pages, 1024, mo));
+	/* overlapping the VMA's start, EOF, the size bound: cut */
+	w.size = vs + 1;
+	RAP_EXPECT(t, rap_window_cut(&w, vs, ve, pages, 1024, mo));
+	w.start = pages - 10;
+	w.size = 11;
+	w.async_size = 0;
+	RAP_EXPECT(t, rap_window_cut(&w, vs, ve, pages, 1024, mo));
+	w.size = 10;
+	RAP_EXPECT_FALSE(t, rap_window_cut(&w, vs, ve, pages, 1024, mo));
+	w.start = vs;
+	w.size = 129;
+	RAP_EXPECT(t, rap_window_cut(&w, vs, ve, pages, 128, mo));
+	/* the largest window does not wrap around */
+	w.size = ~0UL;
+	RAP_EXPECT(t, rap_window_cut(&w, vs, ve, pages, 1024, mo));
+	w.start = ~0UL;
+	RAP_EXPECT(t, rap_window_cut(&w, vs, ve, pages, 1024, mo));
+	/* a marker past the end, an order no folio has: cut */
+	w.start = vs;
+	w.size = 128;
+	w.async_size = 129;
+	RAP_EXPECT(t, rap_window_cut(&w, vs, ve, pages, 1024, mo));
+	w.async_size = 128;
+	w.order = mo + 1;
+	RAP_EXPECT(t, rap_window_cut(&w, vs, ve, pages, 1024, mo));
+	/* an empty VMA range */
+	w.order = mo;
+	RAP_EXPECT_FALSE(t, rap_window_cut(&w, vs, ve, pages, 1024, mo));
+	RAP_EXPECT(t, rap_window_cut(&w, vs, vs, pages, 1024, mo));
+}
+
 /*
  * The kernel's bound on a replaced window, for 4KiB, 16KiB and 64KiB
  * pages, read_ahead_kb 128 and 16384, and every largest folio order a
@@ -978,6 +1032,7 @@ static const struct rap_case rap_cases[] = {
 	{ "stream_turns_around", rap_case_stream_turns_around },
 	{ "around_window_below", rap_case_around_window_below },
 	{ "next_size_ramp", rap_case_next_size_ramp },
+	{ "window_cut", rap_case_window_cut },
 };
 
 #endif /* RAPOLICY_POLICY_CASES_H */

@@ -34,7 +34,7 @@ tap $? "bpf_ops: none loaded"
 
 # bad_sleepable.bpf.o is the verifier's to pass (a sleepable struct_ops
 # program may call bpf_copy_from_user()) and the module's to refuse
-for bad in bad_write bad_write_by bad_sleep bad_sleepable; do
+for bad in bad_write bad_sleep bad_sleepable; do
 	rapolicy-bpf load "$PROGS/$bad.bpf.o" >/tmp/bad.out 2>&1
 	rc=$?
 	sed 's/^/# /' /tmp/bad.out | grep -E 'rapolicy_ops may only|might sleep|unsupported member|refused' | head -3
@@ -112,23 +112,6 @@ tap $? "sync_mmap_order: the BPF port's faults, sectors and windows are the C po
 rapolicy-bpf unload >/dev/null
 all_policies_off
 echo off >"$AB/mode"
-
-# async_order.bpf.o reads the default async window, which starts on the
-# marked folio the reader just hit, in order-2 folios, marked at its start.
-# The kernel starts each window past the folios already cached
-# (filemap_ra_policy_read()): a forward walk's pages come in order-2
-# folios, but for stock's first read-around window, not in the order-0
-# folios page_cache_ra_order() falls back to when it meets a cached folio
-# first (then every page of the 64 MiB file).
-rapolicy-bpf load "$PROGS/async_order.bpf.o" >/dev/null && echo on >"$RAPOLICY_SYSFS/bpf"
-tap $? "async_order.bpf.o loads"
-echo 1 >"$RAPOLICY_SYSFS/stats/reset"
-RA_KB=128 walk normal forward "$fa" --folio-orders &&
-	orders=$(report folio_orders) && o0=$(echo "$orders" | sed -n 's/^0:\([0-9]*\).*/\1/p') &&
-	[ "$(counter bpf a)" -gt 0 ] && [ "${o0:-0}" -le $((FILE_SECTORS / 8 / 16)) ]
-tap $? "async_order: $(counter bpf a) async windows read in their order, folios by order: $orders"
-rapolicy-bpf unload >/dev/null
-all_policies_off
 
 # Every window of hostile.bpf.o is refused (past the VMA) or cut (the whole
 # address space, a marker past its end, folio order 31), one and the

@@ -32,7 +32,6 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -1403,126 +1402,6 @@ TEST_F_TIMEOUT(rapolicy, stays_in_vma, 600)
 		}
 	}
 	close(fd);
-}
-
-/*
- * read_ahead_kb of @fd's block device: the old value in @old (when @old
- * is not NULL), then @kb; 0 or -errno. A struct file copies it at open.
- */
-static int set_ra_kb(int fd, const char *kb, char *old, size_t len)
-{
-	char part[96], path[96];
-	struct stat st;
-	int ret;
-
-	if (fstat(fd, &st))
-		return -errno;
-	snprintf(part, sizeof(part), "/sys/dev/block/%u:%u/partition",
-		 major(st.st_dev), minor(st.st_dev));
-	snprintf(path, sizeof(path), access(part, F_OK) == 0 ?
-		 "/sys/dev/block/%u:%u/../queue/read_ahead_kb" :
-		 "/sys/dev/block/%u:%u/queue/read_ahead_kb",
-		 major(st.st_dev), minor(st.st_dev));
-	if (old) {
-		ret = read_small_file(path, old, len);
-		if (ret < 0)
-			return ret;
-		old[strcspn(old, "\n")] = 0;
-	}
-	return write_file_str(path, kb);
-}
-
-/* Pages read ahead of the reader by read(2): the readahead windows */
-#define AFTER_MMAP_AHEAD	1024
-
-/*
- * Walk the first half of @path forward through a MADV_SEQUENTIAL mapping
- * from a cold cache, then read(2) the second half on the same file
- * descriptor, 128 KiB a call; the most pages cached in the
- * AFTER_MMAP_AHEAD pages past a read, once the reads have passed what the
- * walk read ahead (a quarter of the file on). UINT64_MAX on error.
- */
-static uint64_t read_after_mmap(const char *path, uint64_t pages)
-{
-	const size_t chunk = 128 << 10;
-	long ps = sysconf(_SC_PAGESIZE);
-	uint64_t i, x, cached, most = 0;
-	volatile unsigned char sum = 0;
-	const char *what;
-	unsigned char *p;
-	char *buf;
-	int fd;
-
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return UINT64_MAX;
-	buf = malloc(chunk);
-	p = mmap(NULL, pages * ps, PROT_READ, MAP_SHARED, fd, 0);
-	if (!buf || p == MAP_FAILED || evict(fd, pages) ||
-	    madvise(p, pages * ps, MADV_SEQUENTIAL))
-		goto fail;
-	for (i = 0; i < pages / 2; i++)
-		sum += p[i * ps];
-	(void)sum;
-	for (x = pages / 2 * ps; x < pages * ps; x += chunk) {
-		if (pread(fd, buf, chunk, x) != (ssize_t)chunk)
-			goto fail;
-		i = (x + chunk) / ps;
-		if (i < 3 * pages / 4 || i + AFTER_MMAP_AHEAD > pages)
-			continue;
-		if (pc_cached(fd, i, AFTER_MMAP_AHEAD, &cached, &what))
-			goto fail;
-		if (cached > most)
-			most = cached;
-	}
-	munmap(p, pages * ps);
-	free(buf);
-	close(fd);
-	return most;
-fail:
-	if (p != MAP_FAILED)
-		munmap(p, pages * ps);
-	free(buf);
-	close(fd);
-	return UINT64_MAX;
-}
-
-/*
- * read(2) after mmap faults on the same file reads stock's windows: what
- * a policy decides for the faults stays out of the file's readahead state
- * (file->f_ra), which read(2) and page_cache_async_ra() go on from. The
- * streams policy reads a MADV_SEQUENTIAL walk's confirmed stream in
- * windows of up to max_pages (1024 pages) with read_ahead_kb 128; read(2)
- * on must read ahead no further than stock's ra_pages windows do.
- */
-TEST_F_TIMEOUT(rapolicy, read_after_mmap, 300)
-{
-	char file[PATH_MAX], old[32];
-	uint64_t pages, stock, got;
-	int fd;
-
-	ASSERT_EQ(0, test_file("64M", file, sizeof(file)));
-	pages = (64ULL << 20) / sysconf(_SC_PAGESIZE);
-	fd = open(file, O_RDONLY);
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, set_ra_kb(fd, "128", old, sizeof(old)));
-	close(fd);
-	ASSERT_EQ(0, policies_off());
-	stock = read_after_mmap(file, pages);
-	ASSERT_EQ(0, set_policy("streams", "on"));
-	ASSERT_EQ(0, set_policy("stats/streams_flush", "1"));
-	got = read_after_mmap(file, pages);
-	ASSERT_EQ(0, policies_off());
-	fd = open(file, O_RDONLY);
-	ASSERT_LE(0, fd);
-	EXPECT_EQ(0, set_ra_kb(fd, old, NULL, 0));
-	close(fd);
-	ASSERT_NE(UINT64_MAX, stock);
-	ASSERT_NE(UINT64_MAX, got);
-	TH_LOG("read(2) after mmap, most pages read ahead of a read: stock %"
-	       PRIu64 ", streams %" PRIu64, stock, got);
-	EXPECT_LT(U(0), stock);
-	EXPECT_GE(stock, got);
 }
 
 TEST_HARNESS_MAIN

@@ -143,13 +143,10 @@ static bool pm_mapped(const void *ctx, pgoff_t index)
 	return index < f->pages && (f->page[index] & PM_MAPPED);
 }
 
-/*
- * page_cache_ra_order(): skip cached pages, mark the folio of the marker;
- * the file's readahead state is left to the caller
- */
-static void pm_read_pages(struct pm *m, struct pm_file *f, pgoff_t start,
-			  unsigned long size, unsigned long async_size,
-			  unsigned int order)
+/* page_cache_ra_order(): skip cached pages, mark the folio of the marker */
+static void pm_read(struct pm *m, struct pm_file *f, pgoff_t start,
+		    unsigned long size, unsigned long async_size,
+		    unsigned int order)
 {
 	pgoff_t mark = async_size && async_size <= size ?
 		       start + size - async_size : (pgoff_t)-1;
@@ -166,24 +163,9 @@ static void pm_read_pages(struct pm *m, struct pm_file *f, pgoff_t start,
 		m->pages_read++;
 		m->slot_pages[m->slot]++;
 	}
-}
-
-/* The file's readahead state describes @start, @size, @async_size */
-static void pm_set_ra(struct pm_file *f, pgoff_t start, unsigned long size,
-		      unsigned long async_size)
-{
 	f->ra_start = start;
 	f->ra_size = size;
 	f->ra_async = async_size;
-}
-
-/* A window of the kernel's own, which its readahead state describes */
-static void pm_read(struct pm *m, struct pm_file *f, pgoff_t start,
-		    unsigned long size, unsigned long async_size,
-		    unsigned int order)
-{
-	pm_read_pages(m, f, start, size, async_size, order);
-	pm_set_ra(f, start, size, async_size);
 }
 
 static struct rap_stream_key pm_key(unsigned int fi)
@@ -294,19 +276,13 @@ static void pm_idle(struct pm *m, u32 ms)
 	pm_clock(m, m->now + ms);
 }
 
-/*
- * A policy's window: read through a copy of the file's readahead state
- * (the hook series' filemap_ra_policy_read()), so the state stays the
- * kernel's own
- */
 static void pm_read_win(struct pm *m, struct pm_file *f,
 			const struct ra_policy_window *win)
 {
 	unsigned long size = win->size < pm_max(m) ? win->size : pm_max(m);
 
-	pm_read_pages(m, f, win->start, size,
-		      win->async_size < size ? win->async_size : size,
-		      win->order);
+	pm_read(m, f, win->start, size,
+		win->async_size < size ? win->async_size : size, win->order);
 }
 
 static void pm_miss(struct pm *m, unsigned int fi, pgoff_t p)
@@ -339,18 +315,7 @@ static void pm_miss(struct pm *m, unsigned int fi, pgoff_t p)
 		       win.start, win.size, win.async_size, win.order);
 #endif
 		m->replaced++;
-		/* read-around set the state up for its window first */
-		if (m->kind != RAP_MAP_SEQ)
-			pm_set_ra(f, p > m->ra_pages / 2 ? p - m->ra_pages / 2 : 0,
-				  m->ra_pages, m->ra_pages / 4);
 		pm_read_win(m, f, &win);
-		/*
-		 * A window that does not hold the miss is read with one of
-		 * its size at the miss (module/tracker.c rap_tracker_fit())
-		 */
-		if (p < win.start || p - win.start >= win.size)
-			pm_read_pages(m, f, p, win.size < pm_max(m) ?
-				      win.size : pm_max(m), 0, 0);
 	} else if (m->kind == RAP_MAP_SEQ) {
 		pm_read(m, f, p, m->ra_pages, 0, 0);
 	} else {
