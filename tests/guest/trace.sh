@@ -113,6 +113,31 @@ applied=$(nr_events applied)
 	[ "$walk_sectors" -le $((FILE_PAGES * PAGE_KB * 2 + SECTOR_SLACK)) ]
 tap $? "profile best: $applied applied events on a reverse walk of $walk_major majflt"
 check "profile best: every applied window inside the file and the bound" inside
+
+# rapolicyctl trace, run beside the walk, reads the same events through a
+# tracefs instance of its own: per policy and arm, its windows and pages
+# are those of the global buffer, and its instance is gone at the end
+fresh_module && profile best
+rapolicyctl trace --by policy --top 0 --interval 3600 --count 1 >/tmp/rtrace.out 2>/tmp/rtrace.err &
+tpid=$!
+until grep -qx 1 $T/instances/rapolicyctl.$tpid/events/readahead_policy/readahead_policy_window/enable 2>/dev/null; do
+	kill -0 $tpid 2>/dev/null || break
+done
+traced_walk normal reverse
+kill -INT $tpid
+wait $tpid
+rc=$?
+awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+	k = (v["by"] == "" ? "-" : v["by"]) " " (v["arm"] + 0 ? "B" : "A")
+	o = $NF; if (o == "applied") { a[k]++; p[k] += v["size"]; if (v["size"] > l[k]) l[k] = v["size"] }
+	else if (o == "refused") r[k]++; else b[k]++; keys[k] = 1 }
+	END { for (k in keys) printf "%s %d %d %d %d %d\n", k, a[k], r[k], b[k], p[k], l[k] }' "$EVENTS" |
+	sort >/tmp/rtrace.want
+sed -n '3,$p' /tmp/rtrace.out | tr -s ' ' | sort >/tmp/rtrace.got
+[ $rc = 0 ] && [ -s /tmp/rtrace.want ] && cmp -s /tmp/rtrace.want /tmp/rtrace.got &&
+	head -n 1 /tmp/rtrace.out | grep -q ": $(wc -l <"$EVENTS") events\$"
+tap $? "rapolicyctl trace --by policy: the global buffer's windows and pages ($(tr '\n' ';' </tmp/rtrace.got) exit $rc $(cat /tmp/rtrace.err))"
+check "rapolicyctl trace removed its tracefs instance" test -z "$(ls $T/instances)"
 modprobe -r rapolicy
 
 # rapolicy_hostile huge_size asks for ULONG_MAX pages at every point: the

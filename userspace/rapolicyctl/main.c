@@ -23,6 +23,7 @@ static const struct {
 	{ "stats", cmd_stats, "counters: text, JSON, Prometheus, per interval" },
 	{ "ab", cmd_ab, "arm B, A/B assignment, A/B report" },
 	{ "policies", cmd_policies, "each policy and number of the module's table, with its help" },
+	{ "trace", cmd_trace, "which policy of which arm decided which windows, live" },
 	{ "help", cmd_help, "this text, or 'help COMMAND [WORD...]': that command's" },
 };
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -262,6 +262,7 @@ int cmd_ab(struct ctx *c, int argc, char **argv);
  */
 void ab_fleet_prometheus(struct ctx *c, FILE *f, const char *file, const struct rap_state *s);
 int cmd_policies(struct ctx *c, int argc, char **argv);
+int cmd_trace(struct ctx *c, int argc, char **argv);
 int rapctl_main(int argc, char **argv, FILE *out, FILE *err);
 
 #endif /* RAPCTL_H */

@@ -526,6 +526,32 @@ echo "fault_around [2]" >$MU/sync_mmap_order
 ru status >/dev/null 2>&1; [ $? = 1 ]
 tap $? "a file without the stock value is still an error"
 
+# trace: a saved trace (trace.sample: 6 events of readahead_policy_window
+# on two files from three processes, one line of another event)
+S=$(dirname "$0")/trace.sample
+rc trace --input "$S" --by policy --json >$T/out &&
+	python3 -c 'import json, sys
+j = json.load(sys.stdin)
+r = {x["key"]: (x["applied"], x["refused"], x["bound"], x["pages"], x["largest"]) for x in j["rows"]}
+sys.exit(j["events"] != 6 or j["lost"] != 0 or r != {"descending_thp A": (1, 0, 0, 512, 512),
+	"descending_seq A": (1, 0, 0, 256, 256), "random_miss B": (2, 0, 0, 2, 1),
+	"- A": (0, 1, 0, 0, 0), "vma_limit B": (0, 0, 1, 0, 0)})' <$T/out
+tap $? "trace --input --by policy: each policy and arm's windows, pages and largest"
+rc trace --input "$S" --by file >$T/out && [ "$(sed -n 3p $T/out | tr -s ' ')" = "254:0:c 2 1 0 768 512 descending_thp A" ] &&
+	[ "$(sed -n 4p $T/out | tr -s ' ')" = "254:0:d 2 0 1 2 1 random_miss B" ] && [ "$(wc -l <$T/out)" = 4 ]
+tap $? "trace --by file: the most pages first, the policy that applied the most"
+for bad in "--by inode" "--top x" "--interval 0" "--count 0" "--input" "--nosuch"; do
+	rc trace $bad >$T/out 2>$T/err
+	[ $? = 2 ] && [ ! -s $T/out ] && [ "$(wc -l <$T/err)" = 1 ] || { echo "# trace $bad"; false; } || break
+done
+tap $? "trace: bad options exit 2 with one line"
+rc trace --interval 0.01 --count 1 2>$T/err; [ $? = 1 ] && grep -q "mount -t tracefs" $T/err
+tap $? "trace without the tracepoint: exit 1, says what is missing"
+mkdir -p $R/sys/kernel/tracing/events/readahead_policy/readahead_policy_window $R/sys/kernel/tracing/instances
+rc trace --interval 0.01 --count 1 2>$T/err; [ $? = 1 ] && grep -q "instances/rapolicyctl\.[0-9]*/events" $T/err &&
+	[ -z "$(ls $R/sys/kernel/tracing/instances)" ]
+tap $? "trace: an instance that cannot enable the event is removed, exit 1"
+
 # The module gone
 rm -rf "$R/sys/kernel/mm/rapolicy"
 rc status 2>$T/err; [ $? = 1 ] && grep -q "modprobe rapolicy" $T/err
