@@ -5,7 +5,8 @@
 # /sys/kernel/mm/rapolicy; q, a grep that reads all its input (grep -q may
 # close a pipe early); json, a JSON check of stdin; rc ARGS, rapolicyctl
 # ($rapctl, default $bin/rapolicyctl) on R, then what the module would
-# show (nothing while a test has taken M away: no module); tree [ROOT], every file of the module's tree, for comparisons.
+# show (nothing while a test has taken M away: no module); tree [ROOT],
+# every file of the module's tree, for comparisons.
 . "$(dirname "${BASH_SOURCE[0]}")/../../tests/tap.sh"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
