@@ -102,6 +102,8 @@ static void rap_mmap_miss(const struct file *file, pgoff_t index)
 static bool rap_mmap_ra(const struct ra_policy_fault *fault,
 			struct ra_policy_window *win)
 {
+	const enum rap_arm arm = rap_arm_of(fault->file);
+	struct rap_settings s;
 	const struct rap_cache_view view = {
 		.ctx = fault->file->f_mapping,
 		.has_folio = rap_has_folio,
@@ -125,15 +127,15 @@ static bool rap_mmap_ra(const struct ra_policy_fault *fault,
 		.ra_pages = fault->ra_pages,
 		.fault_around_pages = fault->fault_around_pages,
 		.fault = fault,
-		.arm = rap_arm_of(fault->file),
+		.settings = &s,
+		.arm = arm,
 	};
-	struct rap_settings s;
 	unsigned int did;
 	bool replaced;
 
 	if (fault->point >= RA_POLICY_NR_POINTS)
 		return false;
-	rap_settings_read(f.arm, &s);
+	rap_settings_read(arm, &s);
 	replaced = rap_decide_window(&s, &f, &view, win, &did);
 	win->arm = f.arm;
 	rap_count_window(f.arm, fault->point, did);

@@ -116,6 +116,8 @@ struct rap_fault {
 	unsigned long fault_around_pages;
 	/* for the module's own policies: the kernel's fault (NULL in tests) */
 	const struct ra_policy_fault *fault;
+	/* the settings of its arm, for a policy that asks after another's */
+	const struct rap_settings *settings;
 	int arm;			/* and its A/B arm (enum rap_arm) */
 };
 

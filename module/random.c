@@ -51,6 +51,7 @@ struct rap_random *rap_random_find(struct rap_random_set *set,
 static void rap_random_paid(struct rap_random *r)
 {
 	r->paid = true;
+	r->took = 0;
 	r->wasted = 0;
 	r->need = RAP_RANDOM_RUN;
 	r->returned = false;
@@ -244,6 +245,8 @@ bool rap_random_hit(struct rap_random *r, pgoff_t index, bool counted,
 	if (counted || !r->credit)
 		return counted;
 	r->credit--;
+	if (r->took < RAP_RANDOM_MAX_TOOK)
+		r->took++;
 	*did |= RAP_RANDOM_DID_CREDIT;
 	return true;
 }

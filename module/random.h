@@ -50,6 +50,12 @@ typedef unsigned int u32;
 #define RAP_RANDOM_MAX_CREDIT	100
 
 /*
+ * mmap_miss stops counting at ten times MMAP_LOTSAMISS (do_sync_mmap_readahead());
+ * so does what random_miss took off it (struct rap_random.took)
+ */
+#define RAP_RANDOM_MAX_TOOK	(10 * RAP_RANDOM_MAX_CREDIT)
+
+/*
  * Which reader of which mapping of which open file: compared, never
  * dereferenced. Each task is judged on its own windows, as the stream
  * tracker follows each reader's streams: the interleaved misses of
@@ -77,6 +83,11 @@ struct rap_random {
 	unsigned int need;	/* the run that returns to read-around */
 	unsigned int wasted;	/* windows in a row that did not pay */
 	unsigned int credit;	/* mmap_miss increments to take back */
+	/*
+	 * The increments taken back since the reader last entered a window:
+	 * what stock's mmap_miss would hold above the file's
+	 */
+	unsigned int took;
 	bool paid;		/* the reader entered the latest window */
 	bool random;		/* misses read the faulting page only */
 	bool returned;		/* the latest window comes from a run */

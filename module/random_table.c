@@ -188,3 +188,29 @@ bool rap_random_mmap_hit(const struct ra_policy_hit *hit, bool counted,
 		rap_stat_add(arm, RAP_STAT_random_credit, 1);
 	return counted;
 }
+
+/**
+ * rap_random_took - what random_miss took off a reader's mmap_miss
+ * @vma: the faulting mapping, of the current task
+ *
+ * The stream tracker gives read-around up where stock would, and stock
+ * counts the misses random_miss reads the faulting page of and takes
+ * back (struct rap_random.took).
+ *
+ * Return: mmap_miss increments taken back since the reader last entered
+ * a window, 0 if random_miss has no state for it.
+ */
+unsigned int rap_random_took(const struct vm_area_struct *vma)
+{
+	const struct rap_random_key key = rap_random_key(vma);
+	u32 set = rap_random_set_of(&key);
+	struct rap_random *r;
+	unsigned int took = 0;
+
+	spin_lock(&rap_random_slots[set].lock);
+	r = rap_random_find(&rap_random_slots[set].set, &key, false);
+	if (r)
+		took = r->took;
+	spin_unlock(&rap_random_slots[set].lock);
+	return took;
+}

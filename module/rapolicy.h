@@ -117,6 +117,7 @@ bool rap_random_mmap_ra(const struct ra_policy_fault *fault,
 			enum rap_arm arm);
 bool rap_random_mmap_hit(const struct ra_policy_hit *hit, bool counted,
 			 enum rap_arm arm);
+unsigned int rap_random_took(const struct vm_area_struct *vma);
 
 /* pressure.c */
 struct rap_fault;

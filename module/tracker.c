@@ -308,6 +308,17 @@ bool rap_tracker_mmap_ra(const struct ra_policy_fault *fault,
 
 	if (!rap_stream_wants(&sf))
 		return false;
+	/*
+	 * The misses random_miss reads the faulting page of and takes back
+	 * count as stock counts them: past MMAP_LOTSAMISS stock offers no
+	 * read-around or VM_HUGEPAGE window, so the tracker sees none
+	 */
+	if (f->settings && rap_setting(f->settings, RAP_POL_random_miss)) {
+		sf.mmap_miss += rap_random_took(fault->vma);
+		if (f->point != RA_POLICY_ASYNC &&
+		    sf.mmap_miss > RAP_STREAM_LOTSAMISS)
+			return false;
+	}
 	local_lock(&rap_stream_snap.lock);
 	snap = this_cpu_ptr(&rap_stream_snap.set);
 	timed = this_cpu_inc_return(rap_stream_ticks) %

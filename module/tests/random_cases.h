@@ -253,12 +253,16 @@ static void rap_random_case_phases(struct rap_test *t)
 	rap_rsim_init(s, RAP_RSIM_PAGES, 32, true);
 	rap_rsim_random(s, 655, 2);
 	RAP_EXPECT(t, 2 * s->pages_read <= 3 * s->touched);
+	/* stock's mmap_miss would hold the misses taken back */
+	RAP_EXPECT(t, s->r.took > RAP_RANDOM_MAX_CREDIT);
 	rap_rsim_drop(s);
 	rap_rsim_reset_counts(s);
 	rap_rsim_forward(s);
 	RAP_EXPECT(t, s->majors <= fresh_majors + 1);
 	RAP_EXPECT(t, s->pages_read == fresh_read);
 	RAP_EXPECT(t, s->returns == 1);
+	/* a window that paid: the tracker starts over with the kernel's */
+	RAP_EXPECT(t, s->r.took == 0);
 
 	/* lookups again: random again after two windows */
 	rap_rsim_reset_counts(s);
@@ -347,6 +351,8 @@ static void rap_random_case_window(struct rap_test *t)
 	RAP_EXPECT(t, rap_random_hit(&r, f.index, false, &did));
 	RAP_EXPECT(t, did == RAP_RANDOM_DID_CREDIT && r.credit == 0);
 	RAP_EXPECT(t, !rap_random_hit(&r, f.index, false, &did) && !did);
+	/* stock's mmap_miss holds what was taken back, for the tracker */
+	RAP_EXPECT(t, r.took == 1);
 	/* VM_SEQ_READ and VM_EXEC misses are not counted: nothing to take */
 	f.index = 30000;
 	f.counted = false;
