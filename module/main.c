@@ -141,7 +141,18 @@ static bool rap_mmap_ra(const struct ra_policy_fault *fault,
 	return replaced;
 }
 
-/* Called once the mapping happened: count what the kernel will count */
+/* The policies with a hit() in their ops, in table order */
+static u8 rap_hit_ids[RAP_NR_POLICIES] __ro_after_init;
+static unsigned int rap_nr_hit_ids __ro_after_init;
+
+/*
+ * Called once the mapping happened: count what the kernel will count.
+ * Stock counts a PTE mapping the kernel's rules count and no PMD mapping;
+ * then the hit() of every policy that has one and whose setting is not
+ * stock, in table order, each passing on RAP_HIT_* bits. It runs on every
+ * fault served from the cache while such a policy is on, so it reads the
+ * settings of those policies alone.
+ */
 static bool rap_mmap_hit(const struct ra_policy_hit *hit)
 {
 	const struct rap_hit h = {
@@ -150,11 +161,16 @@ static bool rap_mmap_hit(const struct ra_policy_hit *hit)
 		.hit = hit,
 		.arm = rap_arm_of(hit->file),
 	};
-	struct rap_settings s;
-	unsigned int did;
+	unsigned int did = !h.pmd && h.eligible ? RAP_HIT_COUNTED : 0;
+	unsigned int i;
 
-	rap_settings_read(h.arm, &s);
-	did = rap_decide_hit(&s, &h);
+	for (i = 0; i < rap_nr_hit_ids; i++) {
+		unsigned int id = rap_hit_ids[i];
+		int value = rap_setting_read(h.arm, id);
+
+		if (value)
+			did = rap_policy_table[id]->hit(value, &h, did);
+	}
 	if (did & RAP_HIT_PMD)
 		rap_stat_add(h.arm, RAP_STAT_pmd_hit, 1);
 	if (did & RAP_HIT_COUNTED)
@@ -222,14 +238,20 @@ void rap_hooks_update(void)
 	mutex_unlock(&rap_hooks_mutex);
 }
 
-/* Every row of table.h has its ops: their names are bound weakly */
+/*
+ * Every row of table.h has its ops: their names are bound weakly. Lists
+ * the policies that decide hits for rap_mmap_hit().
+ */
 static int rap_policy_table_check(void)
 {
 	unsigned int id;
 
-	for (id = 0; id < RAP_NR_POLICIES; id++)
+	for (id = 0; id < RAP_NR_POLICIES; id++) {
 		if (WARN(!rap_policy_table[id], "policy %u has no ops\n", id))
 			return -EINVAL;
+		if (rap_policy_table[id]->hit)
+			rap_hit_ids[rap_nr_hit_ids++] = id;
+	}
 	return 0;
 }
 

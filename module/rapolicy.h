@@ -80,6 +80,7 @@ u64 rap_settings_changes(void);
 void rap_hooks_update(void);
 
 void rap_settings_read(enum rap_arm arm, struct rap_settings *s);
+int rap_setting_read(enum rap_arm arm, enum rap_policy_id id);
 int rap_sysfs_init(void);
 void rap_sysfs_exit(void);
 
