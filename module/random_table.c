@@ -21,10 +21,13 @@
 
 /*
  * A set and its lock, on cache lines of their own: the faults of one set
- * do not bounce another set's lock between CPUs
+ * do not bounce another set's lock between CPUs. @tag holds each way's
+ * rap_random_tag(), 0 while the way is unused: written under @lock when
+ * a way takes a key, read without it by rap_random_mmap_hit().
  */
 struct rap_random_slot {
 	spinlock_t lock;	/* serialises the decisions on @set */
+	unsigned long tag[RAP_RANDOM_WAYS];
 	struct rap_random_set set;
 } ____cacheline_aligned_in_smp;
 
@@ -49,10 +52,52 @@ static struct rap_random_key rap_random_key(const struct vm_area_struct *vma)
 	};
 }
 
+/* Never 0, and equal for equal keys; unequal keys may share a tag */
+static unsigned long rap_random_tag(const struct rap_random_key *key)
+{
+	return (key->file ^ key->mm ^ (key->start >> PAGE_SHIFT) ^
+		key->reader) | 1;
+}
+
 static u32 rap_random_set_of(const struct rap_random_key *key)
 {
 	return hash_long(key->file ^ key->mm ^ (key->start >> PAGE_SHIFT) ^
 			 key->reader, ilog2(RAP_RANDOM_SETS));
+}
+
+/*
+ * Under the slot's lock: rap_random_find() with @create, which may give
+ * a way a new key, and that way's tag
+ */
+static struct rap_random *
+rap_random_find_create(struct rap_random_slot *slot,
+		       const struct rap_random_key *key)
+{
+	struct rap_random *r = rap_random_find(&slot->set, key, true);
+
+	if (r)
+		WRITE_ONCE(slot->tag[r - slot->set.way], rap_random_tag(key));
+	return r;
+}
+
+/*
+ * Whether a way of @slot may hold @key, read without the lock. A way
+ * takes a key only at a miss of the reader the key names (struct
+ * rap_random_key.reader), under the lock, so the reader that asks sees
+ * the tag of a way that took its key earlier; a way that took another
+ * key since holds no state of @key under the lock either. A false answer
+ * thus means rap_random_find() without @create would return NULL.
+ */
+static bool rap_random_may_hold(const struct rap_random_slot *slot,
+				const struct rap_random_key *key)
+{
+	unsigned long tag = rap_random_tag(key);
+	unsigned int i;
+
+	for (i = 0; i < RAP_RANDOM_WAYS; i++)
+		if (READ_ONCE(slot->tag[i]) == tag)
+			return true;
+	return false;
 }
 
 /*
@@ -94,7 +139,7 @@ bool rap_random_mmap_ra(const struct ra_policy_fault *fault,
 		.replaced = stream,
 		.room = rap_random_room(fault, win),
 	};
-	u32 set = rap_random_set_of(&key);
+	struct rap_random_slot *slot = &rap_random_slots[rap_random_set_of(&key)];
 	struct rap_random *r;
 	unsigned int did = 0;
 	bool shrunk = false;
@@ -103,12 +148,14 @@ bool rap_random_mmap_ra(const struct ra_policy_fault *fault,
 	    fault->point != RA_POLICY_SYNC_THP &&
 	    fault->point != RA_POLICY_ASYNC)
 		return false;
-	spin_lock(&rap_random_slots[set].lock);
-	r = rap_random_find(&rap_random_slots[set].set, &key,
-			    fault->point != RA_POLICY_ASYNC);
+	spin_lock(&slot->lock);
+	if (fault->point == RA_POLICY_ASYNC)
+		r = rap_random_find(&slot->set, &key, false);
+	else
+		r = rap_random_find_create(slot, &key);
 	if (r)
 		shrunk = rap_random_decide(r, &rf, win, &did);
-	spin_unlock(&rap_random_slots[set].lock);
+	spin_unlock(&slot->lock);
 	if (did & RAP_RANDOM_DID_SHRINK)
 		rap_stat_add(arm, RAP_STAT_random_fault, 1);
 	if (did & RAP_RANDOM_DID_RETURN)
@@ -171,19 +218,26 @@ bool rap_random_mmap_hit(const struct ra_policy_hit *hit, bool counted,
 			 enum rap_arm arm)
 {
 	const struct rap_random_key key = rap_random_key(hit->vma);
-	u32 set = rap_random_set_of(&key);
+	struct rap_random_slot *slot = &rap_random_slots[rap_random_set_of(&key)];
 	struct rap_random *r;
 	unsigned int did = 0;
 
-	spin_lock(&rap_random_slots[set].lock);
-	r = rap_random_find(&rap_random_slots[set].set, &key, false);
+	/*
+	 * Every fault served from the cache comes here while random_miss is
+	 * on, and most are of readers it holds no state of: for those, no
+	 * lock (rap_random_may_hold())
+	 */
+	if (!rap_random_may_hold(slot, &key))
+		return counted;
+	spin_lock(&slot->lock);
+	r = rap_random_find(&slot->set, &key, false);
 	if (r) {
 		if (hit->pmd)
 			rap_random_pmd_hit(r, hit->index,
 					   1UL << (PMD_SHIFT - PAGE_SHIFT));
 		counted = rap_random_hit(r, hit->index, counted, &did);
 	}
-	spin_unlock(&rap_random_slots[set].lock);
+	spin_unlock(&slot->lock);
 	if (did & RAP_RANDOM_DID_CREDIT)
 		rap_stat_add(arm, RAP_STAT_random_credit, 1);
 	return counted;
