@@ -141,9 +141,16 @@ static bool rap_mmap_ra(const struct ra_policy_fault *fault,
 	return replaced;
 }
 
-/* The policies with a hit() in their ops, in table order */
-static u8 rap_hit_ids[RAP_NR_POLICIES] __ro_after_init;
-static unsigned int rap_nr_hit_ids __ro_after_init;
+/*
+ * The policies with a hit() in their ops, in table order, each with its
+ * setting in either arm: filled at load by rap_policy_table_check()
+ */
+static struct rap_hit_policy {
+	unsigned int (*hit)(int value, const struct rap_hit *h,
+			    unsigned int did);
+	const int *setting[RAP_NR_ARMS];
+} rap_hit_policies[RAP_NR_POLICIES] __ro_after_init;
+static unsigned int rap_nr_hit_policies __ro_after_init;
 
 /*
  * Called once the mapping happened: count what the kernel will count.
@@ -162,14 +169,14 @@ static bool rap_mmap_hit(const struct ra_policy_hit *hit)
 		.arm = rap_arm_of(hit->file),
 	};
 	unsigned int did = !h.pmd && h.eligible ? RAP_HIT_COUNTED : 0;
-	unsigned int i;
+	const struct rap_hit_policy *p;
 
-	for (i = 0; i < rap_nr_hit_ids; i++) {
-		unsigned int id = rap_hit_ids[i];
-		int value = rap_setting_read(h.arm, id);
+	for (p = rap_hit_policies; p < rap_hit_policies + rap_nr_hit_policies;
+	     p++) {
+		int value = READ_ONCE(*p->setting[h.arm]);
 
 		if (value)
-			did = rap_policy_table[id]->hit(value, &h, did);
+			did = p->hit(value, &h, did);
 	}
 	if (did & RAP_HIT_PMD)
 		rap_stat_add(h.arm, RAP_STAT_pmd_hit, 1);
@@ -247,10 +254,18 @@ static int rap_policy_table_check(void)
 	unsigned int id;
 
 	for (id = 0; id < RAP_NR_POLICIES; id++) {
-		if (WARN(!rap_policy_table[id], "policy %u has no ops\n", id))
+		const struct rap_policy_ops *ops = rap_policy_table[id];
+		struct rap_hit_policy *p;
+		unsigned int arm;
+
+		if (WARN(!ops, "policy %u has no ops\n", id))
 			return -EINVAL;
-		if (rap_policy_table[id]->hit)
-			rap_hit_ids[rap_nr_hit_ids++] = id;
+		if (!ops->hit)
+			continue;
+		p = &rap_hit_policies[rap_nr_hit_policies++];
+		p->hit = ops->hit;
+		for (arm = 0; arm < RAP_NR_ARMS; arm++)
+			p->setting[arm] = rap_setting_ptr(arm, id);
 	}
 	return 0;
 }

@@ -61,18 +61,21 @@ void rap_settings_read(enum rap_arm arm, struct rap_settings *s)
 #include "table.h"
 }
 
-/* One setting, for a hook that needs a few of them: read as above */
-int rap_setting_read(enum rap_arm arm, enum rap_policy_id id)
+/*
+ * Where @arm's setting of policy @id lives, for a hook that reads a few
+ * settings alone: with READ_ONCE(), as rap_settings_read() reads them
+ */
+const int *rap_setting_ptr(enum rap_arm arm, enum rap_policy_id id)
 {
 	const struct rap_settings *cur = &rap_settings[arm];
 
 	switch (id) {
 #define RAP_POLICY(name, orders, help, ...)				\
 	case RAP_POL_##name:						\
-		return READ_ONCE(cur->name);
+		return &cur->name;
 #include "table.h"
 	default:
-		return 0;
+		return NULL;
 	}
 }
 
