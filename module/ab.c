@@ -77,8 +77,15 @@ struct rap_unit rap_unit_of(const struct file *file)
 	}
 }
 
+/*
+ * The arm alone, for the hooks that count per arm but not per bucket (the
+ * window and hit hooks): with the mode off every fault is arm A's, and
+ * the bucket hash is not computed
+ */
 enum rap_arm rap_arm_of(const struct file *file)
 {
+	if (READ_ONCE(rap_ab_mode) == RAP_AB_OFF)
+		return RAP_ARM_A;
 	return rap_unit_of(file).arm;
 }
 

@@ -143,7 +143,25 @@ static bool rap_mmap_ra(const struct ra_policy_fault *fault,
 	return replaced;
 }
 
-/* Called once the mapping happened: count what the kernel will count */
+/*
+ * The policies with a hit() in their ops, in table order, each with its
+ * setting in either arm: filled at load by rap_policy_table_check()
+ */
+static struct rap_hit_policy {
+	unsigned int (*hit)(int value, const struct rap_hit *h,
+			    unsigned int did);
+	const int *setting[RAP_NR_ARMS];
+} rap_hit_policies[RAP_NR_POLICIES] __ro_after_init;
+static unsigned int rap_nr_hit_policies __ro_after_init;
+
+/*
+ * Called once the mapping happened: count what the kernel will count.
+ * Stock counts a PTE mapping the kernel's rules count and no PMD mapping;
+ * then the hit() of every policy that has one and whose setting is not
+ * stock, in table order, each passing on RAP_HIT_* bits. It runs on every
+ * fault served from the cache while such a policy is on, so it reads the
+ * settings of those policies alone.
+ */
 static bool rap_mmap_hit(const struct ra_policy_hit *hit)
 {
 	const struct rap_hit h = {
@@ -152,11 +170,16 @@ static bool rap_mmap_hit(const struct ra_policy_hit *hit)
 		.hit = hit,
 		.arm = rap_arm_of(hit->file),
 	};
-	struct rap_settings s;
-	unsigned int did;
+	unsigned int did = !h.pmd && h.eligible ? RAP_HIT_COUNTED : 0;
+	const struct rap_hit_policy *p;
 
-	rap_settings_read(h.arm, &s);
-	did = rap_decide_hit(&s, &h);
+	for (p = rap_hit_policies; p < rap_hit_policies + rap_nr_hit_policies;
+	     p++) {
+		int value = READ_ONCE(*p->setting[h.arm]);
+
+		if (value)
+			did = p->hit(value, &h, did);
+	}
 	if (did & RAP_HIT_PMD)
 		rap_stat_add(h.arm, RAP_STAT_pmd_hit, 1);
 	if (did & RAP_HIT_COUNTED)
@@ -224,14 +247,28 @@ void rap_hooks_update(void)
 	mutex_unlock(&rap_hooks_mutex);
 }
 
-/* Every row of table.h has its ops: their names are bound weakly */
+/*
+ * Every row of table.h has its ops: their names are bound weakly. Lists
+ * the policies that decide hits for rap_mmap_hit().
+ */
 static int rap_policy_table_check(void)
 {
 	unsigned int id;
 
-	for (id = 0; id < RAP_NR_POLICIES; id++)
-		if (WARN(!rap_policy_table[id], "policy %u has no ops\n", id))
+	for (id = 0; id < RAP_NR_POLICIES; id++) {
+		const struct rap_policy_ops *ops = rap_policy_table[id];
+		struct rap_hit_policy *p;
+		unsigned int arm;
+
+		if (WARN(!ops, "policy %u has no ops\n", id))
 			return -EINVAL;
+		if (!ops->hit)
+			continue;
+		p = &rap_hit_policies[rap_nr_hit_policies++];
+		p->hit = ops->hit;
+		for (arm = 0; arm < RAP_NR_ARMS; arm++)
+			p->setting[arm] = rap_setting_ptr(arm, id);
+	}
 	return 0;
 }
 

@@ -541,33 +541,6 @@ bool rap_decide_pmd_hit(const struct rap_settings *s, bool eligible)
 	return rap_pmd_hit_hit(s->pmd_hit, &h, 0) & RAP_HIT_COUNTED;
 }
 
-/**
- * rap_decide_hit - apply every policy to a mapping from the cache
- * @s: the settings
- * @h: the mapping
- *
- * Stock counts a PTE mapping the kernel's rules count and no PMD mapping;
- * then the hit() of every policy whose setting is not stock, in table
- * order.
- *
- * Return: RAP_HIT_* bits.
- */
-unsigned int rap_decide_hit(const struct rap_settings *s,
-			    const struct rap_hit *h)
-{
-	unsigned int did = !h->pmd && h->eligible ? RAP_HIT_COUNTED : 0;
-	unsigned int id;
-
-	for (id = 0; id < RAP_NR_POLICIES; id++) {
-		const struct rap_policy_ops *ops = rap_policy_table[id];
-		int value = rap_setting(s, id);
-
-		if (value && ops && ops->hit)
-			did = ops->hit(value, h, did);
-	}
-	return did;
-}
-
 /* splitmix64's finaliser: every input bit affects every output bit */
 static u64 rap_mix64(u64 x)
 {

@@ -225,8 +225,6 @@ bool rap_window_cut(const struct ra_policy_window *win, pgoff_t vma_start,
 		    pgoff_t vma_end, pgoff_t file_pages, unsigned long max_size,
 		    unsigned int max_order);
 bool rap_decide_pmd_hit(const struct rap_settings *s, bool eligible);
-unsigned int rap_decide_hit(const struct rap_settings *s,
-			    const struct rap_hit *h);
 /* A/B: units hash into RAP_AB_BUCKETS buckets, the salt picks arm B's */
 #define RAP_AB_BUCKET_SHIFT	6
 #define RAP_AB_BUCKETS		64	/* 1 << RAP_AB_BUCKET_SHIFT */

@@ -21,10 +21,14 @@
 
 /*
  * A set and its lock, on cache lines of their own: the faults of one set
- * do not bounce another set's lock between CPUs
+ * do not bounce another set's lock between CPUs. @keys has the bit
+ * rap_random_key_bit() of each key the set's ways hold (and possibly
+ * more): rewritten under @lock when a way takes a key, read without it by
+ * rap_random_miss_hit().
  */
 struct rap_random_slot {
 	spinlock_t lock;	/* serialises the decisions on @set */
+	unsigned long keys;
 	struct rap_random_set set;
 } ____cacheline_aligned_in_smp;
 
@@ -49,10 +53,59 @@ static struct rap_random_key rap_random_key(const struct vm_area_struct *vma)
 	};
 }
 
-static u32 rap_random_set_of(const struct rap_random_key *key)
+/*
+ * A key's hash: its top bits pick the key's set, the bits below them its
+ * bit in the set's struct rap_random_slot.keys
+ */
+#define RAP_RANDOM_KEY_BITS	ilog2(BITS_PER_LONG)
+
+static __always_inline u32 rap_random_hash(const struct rap_random_key *key)
 {
 	return hash_long(key->file ^ key->mm ^ (key->start >> PAGE_SHIFT) ^
-			 key->reader, ilog2(RAP_RANDOM_SETS));
+			 key->reader,
+			 ilog2(RAP_RANDOM_SETS) + RAP_RANDOM_KEY_BITS);
+}
+
+static struct rap_random_slot *rap_random_slot_of(u32 hash)
+{
+	return &rap_random_slots[hash >> RAP_RANDOM_KEY_BITS];
+}
+
+static unsigned long rap_random_key_bit(u32 hash)
+{
+	return BIT(hash & (BITS_PER_LONG - 1));
+}
+
+/*
+ * Under the slot's lock: rap_random_find() with @create, which may give
+ * a way a new key in place of another, and the set's key bits anew
+ */
+static struct rap_random *
+rap_random_find_create(struct rap_random_slot *slot,
+		       const struct rap_random_key *key)
+{
+	struct rap_random *r = rap_random_find(&slot->set, key, true);
+	const struct rap_random *way;
+	unsigned long keys = 0;
+
+	for (way = slot->set.way; way < slot->set.way + RAP_RANDOM_WAYS; way++)
+		if (way->used)
+			keys |= rap_random_key_bit(rap_random_hash(&way->key));
+	WRITE_ONCE(slot->keys, keys);
+	return r;
+}
+
+/*
+ * Whether @slot may hold the key of @hash, read without the lock. A way
+ * takes a key only at a miss of the reader the key names (struct
+ * rap_random_key.reader), under the lock, so the reader that asks sees
+ * the bit of a key its set took earlier and still holds; the bits are
+ * rewritten only from the keys the ways hold. A false answer thus means
+ * that rap_random_find() without @create would return NULL.
+ */
+static bool rap_random_may_hold(const struct rap_random_slot *slot, u32 hash)
+{
+	return READ_ONCE(slot->keys) & rap_random_key_bit(hash);
 }
 
 /*
@@ -94,7 +147,7 @@ bool rap_random_mmap_ra(const struct ra_policy_fault *fault,
 		.replaced = stream,
 		.room = rap_random_room(fault, win),
 	};
-	u32 set = rap_random_set_of(&key);
+	struct rap_random_slot *slot = rap_random_slot_of(rap_random_hash(&key));
 	struct rap_random *r;
 	unsigned int did = 0;
 	bool shrunk = false;
@@ -103,12 +156,14 @@ bool rap_random_mmap_ra(const struct ra_policy_fault *fault,
 	    fault->point != RA_POLICY_SYNC_THP &&
 	    fault->point != RA_POLICY_ASYNC)
 		return false;
-	spin_lock(&rap_random_slots[set].lock);
-	r = rap_random_find(&rap_random_slots[set].set, &key,
-			    fault->point != RA_POLICY_ASYNC);
+	spin_lock(&slot->lock);
+	if (fault->point == RA_POLICY_ASYNC)
+		r = rap_random_find(&slot->set, &key, false);
+	else
+		r = rap_random_find_create(slot, &key);
 	if (r)
 		shrunk = rap_random_decide(r, &rf, win, &did);
-	spin_unlock(&rap_random_slots[set].lock);
+	spin_unlock(&slot->lock);
 	if (did & RAP_RANDOM_DID_SHRINK)
 		rap_stat_add(arm, RAP_STAT_random_fault, 1);
 	if (did & RAP_RANDOM_DID_RETURN)
@@ -144,11 +199,57 @@ static unsigned int rap_random_miss_decide(int value, const struct rap_fault *f,
 	return RAP_DID_REPLACED;
 }
 
-/* random_miss on a mapping from the cache: rap_random_mmap_hit() */
+/**
+ * rap_random_mmap_hit - random_miss on a mapping of the faulting address
+ * @slot: the set of @key, whose lock it takes
+ * @key: the reader's mapping
+ * @hit: the mapping, as the kernel reports it
+ * @counted: whether it lowers mmap_miss without random_miss
+ * @arm: the A/B arm, for the counters
+ *
+ * Not inlined: most hits return before it (rap_random_miss_hit()).
+ *
+ * Return: whether it lowers mmap_miss.
+ */
+static noinline bool rap_random_mmap_hit(struct rap_random_slot *slot,
+					 const struct rap_random_key *key,
+					 const struct ra_policy_hit *hit,
+					 bool counted, enum rap_arm arm)
+{
+	struct rap_random *r;
+	unsigned int did = 0;
+
+	spin_lock(&slot->lock);
+	r = rap_random_find(&slot->set, key, false);
+	if (r) {
+		if (hit->pmd)
+			rap_random_pmd_hit(r, hit->index,
+					   1UL << (PMD_SHIFT - PAGE_SHIFT));
+		counted = rap_random_hit(r, hit->index, counted, &did);
+	}
+	spin_unlock(&slot->lock);
+	if (did & RAP_RANDOM_DID_CREDIT)
+		rap_stat_add(arm, RAP_STAT_random_credit, 1);
+	return counted;
+}
+
+/*
+ * random_miss on a mapping from the cache. Every fault served from the
+ * cache comes here while random_miss is on, and most are of readers it
+ * holds no state of: for those, no lock (rap_random_may_hold()), and the
+ * decision of the policies before it stands.
+ */
 static unsigned int rap_random_miss_hit(int value, const struct rap_hit *h,
 					unsigned int did)
 {
-	if (rap_random_mmap_hit(h->hit, did & RAP_HIT_COUNTED, h->arm))
+	const struct rap_random_key key = rap_random_key(h->hit->vma);
+	u32 hash = rap_random_hash(&key);
+	struct rap_random_slot *slot = rap_random_slot_of(hash);
+
+	if (!rap_random_may_hold(slot, hash))
+		return did;
+	if (rap_random_mmap_hit(slot, &key, h->hit, did & RAP_HIT_COUNTED,
+				h->arm))
 		return did | RAP_HIT_COUNTED;
 	return did & ~RAP_HIT_COUNTED;
 }
@@ -158,36 +259,6 @@ const struct rap_policy_ops rap_random_miss_policy = {
 	.decide = rap_random_miss_decide,
 	.hit = rap_random_miss_hit,
 };
-
-/**
- * rap_random_mmap_hit - random_miss on a mapping of the faulting address
- * @hit: the mapping, as the kernel reports it
- * @counted: whether it lowers mmap_miss without random_miss
- * @arm: the A/B arm, for the counters
- *
- * Return: whether it lowers mmap_miss.
- */
-bool rap_random_mmap_hit(const struct ra_policy_hit *hit, bool counted,
-			 enum rap_arm arm)
-{
-	const struct rap_random_key key = rap_random_key(hit->vma);
-	u32 set = rap_random_set_of(&key);
-	struct rap_random *r;
-	unsigned int did = 0;
-
-	spin_lock(&rap_random_slots[set].lock);
-	r = rap_random_find(&rap_random_slots[set].set, &key, false);
-	if (r) {
-		if (hit->pmd)
-			rap_random_pmd_hit(r, hit->index,
-					   1UL << (PMD_SHIFT - PAGE_SHIFT));
-		counted = rap_random_hit(r, hit->index, counted, &did);
-	}
-	spin_unlock(&rap_random_slots[set].lock);
-	if (did & RAP_RANDOM_DID_CREDIT)
-		rap_stat_add(arm, RAP_STAT_random_credit, 1);
-	return counted;
-}
 
 /**
  * rap_random_took - what random_miss took off a reader's mmap_miss
@@ -203,14 +274,17 @@ bool rap_random_mmap_hit(const struct ra_policy_hit *hit, bool counted,
 unsigned int rap_random_took(const struct vm_area_struct *vma)
 {
 	const struct rap_random_key key = rap_random_key(vma);
-	u32 set = rap_random_set_of(&key);
+	u32 hash = rap_random_hash(&key);
+	struct rap_random_slot *slot = rap_random_slot_of(hash);
 	struct rap_random *r;
 	unsigned int took = 0;
 
-	spin_lock(&rap_random_slots[set].lock);
-	r = rap_random_find(&rap_random_slots[set].set, &key, false);
+	if (!rap_random_may_hold(slot, hash))
+		return 0;
+	spin_lock(&slot->lock);
+	r = rap_random_find(&slot->set, &key, false);
 	if (r)
 		took = r->took;
-	spin_unlock(&rap_random_slots[set].lock);
+	spin_unlock(&slot->lock);
 	return took;
 }

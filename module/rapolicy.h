@@ -55,7 +55,9 @@ struct rap_stats {
 
 extern struct rap_stats __percpu *rap_stats;
 
-static inline void rap_stat_add(enum rap_arm arm, enum rap_stat stat, u64 n)
+/* Inlined: one per-CPU add, also on the hit hook (the kernel is built -Os) */
+static __always_inline void rap_stat_add(enum rap_arm arm, enum rap_stat stat,
+					 u64 n)
 {
 	this_cpu_add(rap_stats->count[arm][stat], n);
 }
@@ -80,6 +82,7 @@ u64 rap_settings_changes(void);
 void rap_hooks_update(void);
 
 void rap_settings_read(enum rap_arm arm, struct rap_settings *s);
+const int *rap_setting_ptr(enum rap_arm arm, enum rap_policy_id id);
 int rap_sysfs_init(void);
 void rap_sysfs_exit(void);
 
@@ -115,8 +118,6 @@ void rap_random_init(void);
 bool rap_random_mmap_ra(const struct ra_policy_fault *fault,
 			struct ra_policy_window *win, bool stream,
 			enum rap_arm arm);
-bool rap_random_mmap_hit(const struct ra_policy_hit *hit, bool counted,
-			 enum rap_arm arm);
 unsigned int rap_random_took(const struct vm_area_struct *vma);
 
 /* pressure.c */

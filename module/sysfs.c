@@ -61,6 +61,24 @@ void rap_settings_read(enum rap_arm arm, struct rap_settings *s)
 #include "table.h"
 }
 
+/*
+ * Where @arm's setting of policy @id lives, for a hook that reads a few
+ * settings alone: with READ_ONCE(), as rap_settings_read() reads them
+ */
+const int *rap_setting_ptr(enum rap_arm arm, enum rap_policy_id id)
+{
+	const struct rap_settings *cur = &rap_settings[arm];
+
+	switch (id) {
+#define RAP_POLICY(name, orders, help, ...)				\
+	case RAP_POL_##name:						\
+		return &cur->name;
+#include "table.h"
+	default:
+		return NULL;
+	}
+}
+
 /* A policy file: its values and its place in struct rap_settings */
 struct rap_policy_attr {
 	struct kobj_attribute attr;
