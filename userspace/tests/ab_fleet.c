@@ -21,6 +21,12 @@
  *           file 5 times as active times lognormal(0, 1); per file
  *           Poisson(rate load e theta^B) major faults, e lognormal(0, 0.3),
  *           and Poisson(faults r_f phi^B) pages read.
+ *   rollout: a share of the hosts held wholly on A, as many wholly on B
+ *           (permille 0 and 1000, never swapped); on the other hosts, A's
+ *           files' major faults times 1 + k e, e the pages B's files are
+ *           expected to read above what they would under A as a share of
+ *           the pages the host is expected to read (interference()).  The
+ *           holdback is read at the end as the rules read it.
  */
 #include <math.h>
 #include <stdio.h>
@@ -85,9 +91,12 @@ static double fpoisson(double l)
 struct fleet_case {
 	const char *name;
 	unsigned int hosts, permille, runs;
-	double theta;		/* B's effect on every file's major faults */
+	double theta;		/* B's effect on every file's major faults, alone on a host */
 	bool shared;		/* one key and one salt sequence fleet-wide */
 	bool power;		/* checked: a verdict of B better in >= 90% */
+	double phi;		/* B's effect on pages per major fault */
+	double k;		/* interference: A's faults times 1 + k e on a host with both arms */
+	unsigned int hold;	/* holdback hosts per arm, per mille of the hosts */
 };
 
 struct fleet_host {
@@ -100,7 +109,102 @@ struct fleet_host {
 
 struct fleet_tally {
 	unsigned int runs, better, worse, refused, pooled_calls;
+	unsigned int held, covered, flagged;	/* holdback: read, interval covers, interference */
+	double within, ratio, ratio2, interference;	/* sums over the runs held */
 };
+
+/*
+ * Interference on a host with both arms: A's files' major faults times
+ * 1 + k e, e the pages B's files are expected to read above what they
+ * would under A, as a share of the pages the host is expected to read in
+ * the period (its cache turnover); e is 0 on a host wholly on one arm
+ */
+static double interference(const struct fleet_case *fc, const struct fleet_host *h,
+			   const struct abt_period *cur)
+{
+	double extra = 0, turnover = 0, ab = fc->theta * fc->phi;
+
+	for (int f = 0; f < FILES && fc->k > 0; f++) {
+		double pages = h->rate[f] * h->rf[f];
+		bool b = cur->in_b[h->bucket[f]];
+
+		extra += b ? pages * (ab - 1) : 0;
+		turnover += b ? pages * ab : pages;
+	}
+	return turnover > 0 ? 1 + fc->k * fmax(0, extra) / turnover : 1;
+}
+
+/* Hosts 0..n-1 are held on arm A, n..2n-1 on arm B, the rest run the experiment */
+static unsigned int held(const struct fleet_case *fc)
+{
+	return (fc->hosts * fc->hold + 500) / 1000;
+}
+
+/*
+ * Host i's arm B from its salt s; a held host runs no experiment (no ab
+ * start, no pairs), so its permille of 0 or 1000 is never swapped
+ */
+static u64 host_mask(const struct fleet_case *fc, unsigned int i, u64 s)
+{
+	unsigned int n = held(fc);
+
+	if (i < 2 * n)
+		return rap_ab_mask(s & ~RAP_AB_SALT_SWAP, i < n ? 0 : 1000);
+	return rap_ab_mask(s, fc->permille);
+}
+
+/* Host h's counts in period p, its arms from mask */
+static void host_period(const struct fleet_case *fc, struct fleet_host *h, unsigned int p,
+			u64 mask, struct abt_period *cur)
+{
+	double load = exp(0.3 * fgauss()), ia;
+
+	memset(cur, 0, sizeof(*cur));
+	for (int b = 0; b < ABT_BUCKETS; b++)
+		cur->in_b[b] = mask >> b & 1;
+	ia = interference(fc, h, cur);
+	for (int f = 0; f < FILES; f++) {
+		unsigned int b = h->bucket[f];
+		double l = h->rate[f] * load * exp(0.3 * fgauss()), y;
+
+		if (!p)
+			l *= 5 * exp(fgauss());
+		y = fpoisson(l * (cur->in_b[b] ? fc->theta : ia));
+		cur->y[ABT_FAULTS][b] += y;
+		cur->y[ABT_PAGES][b] += fpoisson(y * h->rf[f] * (cur->in_b[b] ? fc->phi : 1));
+	}
+}
+
+/*
+ * The holdback at the end of the rollout, as the rules read it: each held
+ * host's major faults over the last period, ln of the ratio of the arms'
+ * means and its standard error (abf_holdback(), the rules' arithmetic);
+ * the interference term is that less the pooled within-host estimate
+ */
+static void holdback(const struct fleet_case *fc, const struct fleet_host *h,
+		     const struct abf_fleet *fl, struct fleet_tally *t)
+{
+	unsigned int n = held(fc);
+	double *r = calloc(2 * n + 1, sizeof(*r)), lr, se, within, term;
+
+	for (unsigned int i = 0; i < 2 * n && r; i++)
+		for (int b = 0; b < ABT_BUCKETS; b++)
+			r[i] += h[i].per[(PERIODS - 1) % 2].y[ABT_FAULTS][b];
+	if (!r || !n || fl->v[ABT_FAULTS] <= 0 || !abf_holdback(r, n, r + n, n, &lr, &se)) {
+		free(r);
+		return;
+	}
+	free(r);
+	within = fl->s[ABT_FAULTS] / fl->v[ABT_FAULTS];
+	term = lr - within;
+	t->held++;
+	t->covered += fabs(lr - log(fc->theta)) <= 2 * se;
+	t->flagged += fabs(term) > 2 * se;
+	t->within += within;
+	t->ratio += lr;
+	t->ratio2 += lr * lr;
+	t->interference += term;
+}
 
 /* One fleet over the 28 periods; looks after each */
 static void fleet_run(const struct fleet_case *fc, struct fleet_host *h,
@@ -111,6 +215,7 @@ static void fleet_run(const struct fleet_case *fc, struct fleet_host *h,
 	int verdict = ABF_NONE, anyway = ABF_NONE;
 	/* ab start's complementary pairs: 32 buckets of 64, an even horizon */
 	bool pairs = (fc->permille * ABT_BUCKETS + 500) / 1000 == ABT_BUCKETS / 2;
+	struct abf_fleet fl;
 
 	for (int f = 0; f < FILES; f++) {
 		base[f] = pow(funif(), -1 / 0.7);
@@ -127,29 +232,14 @@ static void fleet_run(const struct fleet_case *fc, struct fleet_host *h,
 		}
 	}
 	for (unsigned int p = 0; p < PERIODS; p++) {
-		struct abf_fleet fl;
-
 		salt = pairs && p % 2 ? salt | RAP_AB_SALT_SWAP : frnd() >> 11;
 		for (unsigned int i = 0; i < fc->hosts; i++) {
 			struct abt_period *cur = &h[i].per[p % 2];
 			u64 s = fc->shared ? salt : pairs && p % 2 ? h[i].salt | RAP_AB_SALT_SWAP :
-				frnd() >> 11, mask = rap_ab_mask(s, fc->permille);
-			double load = exp(0.3 * fgauss());
+				frnd() >> 11;
 
 			h[i].salt = s;
-			memset(cur, 0, sizeof(*cur));
-			for (int b = 0; b < ABT_BUCKETS; b++)
-				cur->in_b[b] = mask >> b & 1;
-			for (int f = 0; f < FILES; f++) {
-				unsigned int b = h[i].bucket[f];
-				double l = h[i].rate[f] * load * exp(0.3 * fgauss()), y;
-
-				if (!p)
-					l *= 5 * exp(fgauss());
-				y = fpoisson(l * (cur->in_b[b] ? fc->theta : 1));
-				cur->y[ABT_FAULTS][b] += y;
-				cur->y[ABT_PAGES][b] += fpoisson(y * h[i].rf[f]);
-			}
+			host_period(fc, &h[i], p, host_mask(fc, i, s), cur);
 			abf_add(&h[i].st, cur, p ? &h[i].per[(p + 1) % 2] : NULL);
 			look[i] = h[i].st;
 		}
@@ -157,6 +247,8 @@ static void fleet_run(const struct fleet_case *fc, struct fleet_host *h,
 		if (verdict == ABF_NONE || verdict == ABF_NOT_ENOUGH)
 			verdict = fl.verdict;
 		t->refused += fl.hosts == 0 && p == PERIODS - 1;
+		if (p == PERIODS - 1)
+			holdback(fc, h, &fl, t);
 		/* the same hosts with keys of their own: what sharing would do */
 		for (unsigned int i = 0; i < fc->hosts && fc->shared; i++)
 			look[i].key = i;
@@ -186,68 +278,189 @@ static double cp_up(unsigned int k, unsigned int n)
 }
 
 #define FR 2000
+/* make check's rows: every 10-host cell at 2,000 runs, the 100-host ones at 1,000 */
 static const struct fleet_case fleet_cases[] = {
-	{ "A/A, 10 hosts, 500 permille", 10, 500, FR, 1, false, false },
-	{ "A/A, 10 hosts, 100 permille", 10, 100, FR, 1, false, false },
-	{ "A/A, 100 hosts, 500 permille", 100, 500, FR / 2, 1, false, false },
-	{ "A/A, 100 hosts, 100 permille", 100, 100, FR / 2, 1, false, false },
-	{ "A/A, 1000 hosts, 500 permille", 1000, 500, FR / 20, 1, false, false },
-	{ "A/A, 1000 hosts, 100 permille", 1000, 100, FR / 20, 1, false, false },
-	{ "A/A, 10 hosts, 500 permille, one key and salt for all", 10, 500, FR, 1, true, false },
-	{ "A/A, 100 hosts, 100 permille, one key and salt for all", 100, 100, FR / 2, 1, true, false },
-	{ "A/A, 1000 hosts, 500 permille, one key and salt for all", 1000, 500, FR / 20, 1, true,
-	  false },
-	{ "B: -15% major faults, 10 hosts, 500 permille", 10, 500, FR, 0.85, false, true },
-	{ "B: -15% major faults, 10 hosts, 100 permille", 10, 100, FR, 0.85, false, false },
+	{ "A/A, 10 hosts, 500 permille", 10, 500, FR, 1, false, false, 1, 0, 0 },
+	{ "A/A, 10 hosts, 100 permille", 10, 100, FR, 1, false, false, 1, 0, 0 },
+	{ "A/A, 100 hosts, 500 permille", 100, 500, FR / 2, 1, false, false, 1, 0, 0 },
+	{ "A/A, 100 hosts, 100 permille", 100, 100, FR / 2, 1, false, false, 1, 0, 0 },
+	{ "A/A, 10 hosts, 500 permille, one key and salt for all", 10, 500, FR, 1, true, false,
+	  1, 0, 0 },
+	{ "A/A, 100 hosts, 100 permille, one key and salt for all", 100, 100, FR / 2, 1, true,
+	  false, 1, 0, 0 },
+	{ "B: -15% major faults, 10 hosts, 500 permille", 10, 500, FR, 0.85, false, true, 1, 0, 0 },
+	{ "B: -15% major faults, 10 hosts, 100 permille", 10, 100, FR, 0.85, false, false, 1, 0, 0 },
 };
 
-/* The fleet's rows of docs/AB.md, into tab; their checks as TAP */
-void fleet_table(FILE *tab)
+/* The recorded grid (ab_sim --fleet-full): every A/A cell at 2,000 runs */
+static const struct fleet_case fleet_full[] = {
+	{ "A/A, 10 hosts, 500 permille", 10, 500, FR, 1, false, false, 1, 0, 0 },
+	{ "A/A, 10 hosts, 100 permille", 10, 100, FR, 1, false, false, 1, 0, 0 },
+	{ "A/A, 100 hosts, 500 permille", 100, 500, FR, 1, false, false, 1, 0, 0 },
+	{ "A/A, 100 hosts, 100 permille", 100, 100, FR, 1, false, false, 1, 0, 0 },
+	{ "A/A, 1000 hosts, 500 permille", 1000, 500, FR, 1, false, false, 1, 0, 0 },
+	{ "A/A, 1000 hosts, 100 permille", 1000, 100, FR, 1, false, false, 1, 0, 0 },
+	{ "A/A, 10 hosts, 500 permille, one key and salt for all", 10, 500, FR, 1, true, false,
+	  1, 0, 0 },
+	{ "A/A, 10 hosts, 100 permille, one key and salt for all", 10, 100, FR, 1, true, false,
+	  1, 0, 0 },
+	{ "A/A, 100 hosts, 500 permille, one key and salt for all", 100, 500, FR, 1, true, false,
+	  1, 0, 0 },
+	{ "A/A, 100 hosts, 100 permille, one key and salt for all", 100, 100, FR, 1, true, false,
+	  1, 0, 0 },
+	{ "A/A, 1000 hosts, 500 permille, one key and salt for all", 1000, 500, FR, 1, true, false,
+	  1, 0, 0 },
+	{ "A/A, 1000 hosts, 100 permille, one key and salt for all", 1000, 100, FR, 1, true, false,
+	  1, 0, 0 },
+};
+
+/*
+ * A rollout with a holdback of hold per mille of the hosts on each arm.
+ * B alone takes 15% more major faults and reads 1.3 times the pages per
+ * fault (1.5 times the pages); on a host with both arms its extra pages
+ * raise A's faults (k), which the within-host comparison reads as B's gain
+ */
+#define ROLLOUT(hosts, k, hold, share) \
+	{ "rollout +15% major faults, pages x1.5, k = " #k ", " #hosts " hosts, " share \
+	  " held per arm", hosts, 500, FR, 1.15, false, false, 1.3, k, hold }
+static const struct fleet_case holdback_cases[] = {
+	ROLLOUT(100, 0, 50, "5%"), ROLLOUT(100, 2.5, 50, "5%"),
+};
+static const struct fleet_case holdback_full[] = {
+	ROLLOUT(100, 2.5, 200, "20%"), ROLLOUT(1000, 2.5, 50, "5%"),
+};
+
+/* fc's runs from seed into t; 0 when out of memory */
+static int fleet_runs(const struct fleet_case *fc, uint64_t seed, struct fleet_tally *t)
 {
-	size_t nc = sizeof(fleet_cases) / sizeof(fleet_cases[0]);
+	struct fleet_host *h = calloc(fc->hosts, sizeof(*h));
+	struct abf_host *look = calloc(fc->hosts, sizeof(*look));
+
+	*t = (struct fleet_tally){ 0 };
+	if (h && look) {
+		fs_rng = seed;
+		for (unsigned int r = 0; r < fc->runs; r++)
+			fleet_run(fc, h, look, t);
+	} else {
+		ok(0, "fleet: %s: out of memory", fc->name);
+	}
+	free(h);
+	free(look);
+	return t->runs == fc->runs;
+}
+
+/* One row of the fleet's verdict table, and its checks */
+static void verdict_row(FILE *tab, const struct fleet_case *fc, const struct fleet_tally *t)
+{
+	unsigned int calls = fc->theta != 1 ? t->better : t->better + t->worse;
+	double rate = (double)calls / t->runs;
+	char anyway[32] = "-";
+
+	if (fc->shared)
+		snprintf(anyway, sizeof(anyway), "%.1f%%", 100.0 * t->pooled_calls / t->runs);
+	fprintf(tab, "| %s | %u | %u | %u | %s %.1f%% [%s %.1f%%] | %u | %s |\n", fc->name,
+		t->runs, t->better, t->worse, fc->theta != 1 ? "B better" : "calls", 100 * rate,
+		fc->theta != 1 ? ">=" : "<=", 100 * (fc->theta != 1 ?
+		1 - cp_up(t->runs - calls, t->runs) : cp_up(calls, t->runs)), t->refused, anyway);
+	if (fc->theta != 1 && !fc->power)
+		ok(1, "fleet: %s: B better in %.1f%% (reported)", fc->name, 100 * rate);
+	else if (fc->power)
+		ok(rate >= 0.9, "fleet: %s: B better in %.1f%% of %u runs", fc->name,
+		   100 * rate, t->runs);
+	else
+		ok(rate <= 0.05, "fleet: %s: calls under continuous monitoring in %u of %u runs (%.1f%%)",
+		   fc->name, calls, t->runs, 100 * rate);
+	if (fc->shared)
+		ok(t->refused == t->runs, "fleet: %s: no host pooled in any run", fc->name);
+}
+
+static double pct(double ln)
+{
+	return 100 * (exp(ln) - 1);
+}
+
+/*
+ * One row of the holdback table.  Checked: the holdback's estimate is
+ * centred on the rollout's true effect (its mean over the runs within 4
+ * standard errors); with 50 hosts or more an arm, its interval covers
+ * that effect in at least 93% of runs (fewer: reported); with
+ * interference, the within-host verdict calls B better in over half of
+ * the runs, the bias the simulation must show
+ */
+static void holdback_row(FILE *tab, const struct fleet_case *fc, const struct fleet_tally *t)
+{
+	unsigned int n = t->held ? t->held : 1;
+	double cov = (double)t->covered / n, flag = (double)t->flagged / n, m = t->ratio / n;
+	double sem = sqrt(fmax(0, t->ratio2 / n - m * m) / n);
+
+	fprintf(tab, "| %s | %u | %u | %u | %u | %+.1f%% | %+.1f%% | %+.1f%% | %.1f%% | %+.1f%% | %.1f%% |\n",
+		fc->name, t->runs, held(fc), t->better, t->worse, pct(t->within / n),
+		pct(log(fc->theta)), pct(m), 100 * cov, 100 * t->interference / n, 100 * flag);
+	ok(t->held == t->runs && fabs(m - log(fc->theta)) <= 4 * sem,
+	   "fleet: %s: the holdback reads %+.1f%% (ln %.3f +- %.3f) for the rollout's %+.1f%%",
+	   fc->name, pct(m), m, sem, pct(log(fc->theta)));
+	if (held(fc) >= 50)
+		ok(cov >= 0.93, "fleet: %s: the holdback's interval covers the rollout's effect in %.1f%% of %u runs",
+		   fc->name, 100 * cov, t->held);
+	else
+		ok(1, "fleet: %s: the holdback's interval covers the rollout's effect in %.1f%% (reported)",
+		   fc->name, 100 * cov);
+	if (fc->k > 0)
+		ok(2 * t->better > t->runs, "fleet: %s: within-host B better in %u of %u runs",
+		   fc->name, t->better, t->runs);
+	else
+		ok(1, "fleet: %s: interference flagged in %.1f%% of runs (reported)", fc->name,
+		   100 * flag);
+}
+
+/* The verdict table's rows vc[0..n) from seed */
+static void verdict_rows(FILE *tab, const struct fleet_case *vc, size_t n, uint64_t seed)
+{
+	struct fleet_tally t;
 
 	fprintf(tab, "| fleet scenario | runs | B better | B worse | checked: rate [one-sided 95%% bound] | "
 		"refused: no host pooled | calls if shared keys were pooled |\n"
 		"|---|---|---|---|---|---|---|\n");
-	for (size_t c = 0; c < nc; c++) {
-		const struct fleet_case *fc = &fleet_cases[c];
-		struct fleet_host *h = calloc(fc->hosts, sizeof(*h));
-		struct abf_host *look = calloc(fc->hosts, sizeof(*look));
-		struct fleet_tally t = { 0 };
-		unsigned int calls;
-		char anyway[32] = "-";
-		double rate;
-
-		if (!h || !look) {
-			ok(0, "fleet: %s: out of memory", fc->name);
-			free(h);
-			free(look);
-			continue;
-		}
-		fs_rng = 0xf1ee7 + c;
-		for (unsigned int r = 0; r < fc->runs; r++)
-			fleet_run(fc, h, look, &t);
-		calls = fc->theta != 1 ? t.better : t.better + t.worse;
-		rate = (double)calls / t.runs;
-		if (fc->shared)
-			snprintf(anyway, sizeof(anyway), "%.1f%%", 100.0 * t.pooled_calls / t.runs);
-		fprintf(tab, "| %s | %u | %u | %u | %s %.1f%% [%s %.1f%%] | %u | %s |\n", fc->name,
-			t.runs, t.better, t.worse, fc->theta != 1 ? "B better" : "calls", 100 * rate,
-			fc->theta != 1 ? ">=" : "<=", 100 * (fc->theta != 1 ?
-			1 - cp_up(t.runs - calls, t.runs) : cp_up(calls, t.runs)), t.refused, anyway);
-		if (fc->theta != 1 && !fc->power)
-			ok(1, "fleet: %s: B better in %.1f%% (reported)", fc->name, 100 * rate);
-		else if (fc->power)
-			ok(rate >= 0.9, "fleet: %s: B better in %.1f%% of %u runs", fc->name,
-			   100 * rate, t.runs);
-		else
-			ok(rate <= 0.05, "fleet: %s: calls under continuous monitoring in %u of %u runs (%.1f%%)",
-			   fc->name, calls, t.runs, 100 * rate);
-		if (fc->shared)
-			ok(t.refused == t.runs, "fleet: %s: no host pooled in any run", fc->name);
-		free(h);
-		free(look);
+	for (size_t c = 0; c < n; c++) {
+		if (fleet_runs(&vc[c], seed + c, &t))
+			verdict_row(tab, &vc[c], &t);
+		fflush(tab);	/* the grid's rows as they come: it runs for long */
 	}
+}
+
+/* The holdback table's rows hc[0..n) from seed */
+static void holdback_rows(FILE *tab, const struct fleet_case *hc, size_t n, uint64_t seed)
+{
+	struct fleet_tally t;
+
+	fprintf(tab, "| holdback scenario | runs | hosts held per arm | within-host verdict: B better | "
+		"B worse | within-host estimate (pooled, mean) | rollout's true effect | "
+		"holdback estimate (mean) | holdback's interval covers | interference term (mean, of ln) | "
+		"interference flagged |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
+	for (size_t c = 0; c < n; c++) {
+		if (fleet_runs(&hc[c], seed + c, &t))
+			holdback_row(tab, &hc[c], &t);
+		fflush(tab);
+	}
+}
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+/*
+ * The fleet's tables of docs/AB.md into tab, their checks as TAP: make
+ * check's, or (full) the recorded grid, its holdback rows first
+ */
+void fleet_table(FILE *tab, bool full)
+{
+	if (!full) {
+		verdict_rows(tab, fleet_cases, NELEM(fleet_cases), 0xf1ee7);
+		fprintf(tab, "\n");
+		holdback_rows(tab, holdback_cases, NELEM(holdback_cases), 0xf1ee7 + 0x100);
+		return;
+	}
+	holdback_rows(tab, holdback_full, NELEM(holdback_full), 0xf1ee7f00 + 0x100);
+	fprintf(tab, "\n");
+	verdict_rows(tab, fleet_full, NELEM(fleet_full), 0xf1ee7f00);
 }
 
 /* One series of a promtool test: the value v at every minute of 80 */

@@ -3,10 +3,14 @@
 #ifndef AB_FLEET_H
 #define AB_FLEET_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
-/* The fleet's table into tab, its checks as TAP */
-void fleet_table(FILE *tab);
+/*
+ * The fleet's tables into tab, their checks as TAP: make check's rows,
+ * or (full) the recorded grid of 2,000 runs a cell
+ */
+void fleet_table(FILE *tab, bool full);
 /*
  * A promtool test of the rules file RULES into FILE: fixed hosts'
  * series, and the values fleet.c computes from them, which the rules
