@@ -104,6 +104,16 @@ for adv in normal seq huge; do
 	done
 done
 
+# The kernel cuts whole_file's window at a miss to 1024 pages: the 1024
+# holding the faulting page, not the file's first 1024, which a miss past
+# them finds cached, leaving filemap_fault() to read the faulting page
+# alone (61 major faults for this walk before the fix). Touching every
+# 256th page of the 64 MiB file, a walk misses once every 1024 pages.
+load_hostile whole_file && walk normal stride:256 "$f" &&
+	[ "$walk_major" -le $((FILE_SECTORS / 8 / 1024 + 1)) ] &&
+	[ "$walk_sectors" -le $((FILE_SECTORS + SECTOR_SLACK)) ]
+tap $? "hostile whole_file: a miss reads the 1024 pages around it ($walk_major majflt, $walk_sectors sectors for every 256th page)"
+
 # order_low: on every VM_HUGEPAGE miss, the default window read with
 # order-0 folios for this read only, and no marker. The order is the
 # read's, not a floor under the PMD order the file's readahead state
