@@ -31,6 +31,24 @@ static double slope(const double *y, const double *c)
 	return sxx > 0 ? fmin(1, fmax(0, sxy / sxx)) : 0;
 }
 
+/*
+ * Metric m's total in each arm of p, scaled to all buckets, into t[0]
+ * (A) and t[1] (B): each is unbiased for what the host would have counted
+ * with every bucket in that arm.  p has buckets in both arms.
+ */
+static void add_totals(const struct abt_period *p, int m, double t[2][ABT_NR_METRICS])
+{
+	double ta = 0, tb = 0;
+	unsigned int n = 0;
+
+	for (int b = 0; b < N; b++) {
+		n += p->in_b[b];
+		*(p->in_b[b] ? &tb : &ta) += p->y[m][b];
+	}
+	t[0][m] += ta * N / (N - n);
+	t[1][m] += tb * N / n;
+}
+
 int abf_period(const struct abt_period *cur, const struct abt_period *prev, int m,
 	       double *x, double *v)
 {
@@ -69,6 +87,7 @@ void abf_add(struct abf_host *h, const struct abt_period *cur,
 
 		if (!abf_period(cur, prev, m, &x, &v))
 			continue;
+		add_totals(cur, m, h->total);
 		h->sum[m] += x / v;
 		h->info[m] += 1 / v;
 		h->m[m].est = h->sum[m] / h->info[m];
@@ -132,12 +151,16 @@ void abf_pool(const struct abf_host *h, unsigned int n, struct abf_fleet *f)
 				continue;
 			f->s[m] += st->est / st->var;
 			f->v[m] += 1 / st->var;
+			f->total[0][m] += h[i].total[0][m];
+			f->total[1][m] += h[i].total[1][m];
 		}
 	}
 	free(keys);
 	for (int m = 0; m < ABT_NR_METRICS; m++) {
 		double g = 1 + tau2 * f->v[m], half;
 
+		if (f->total[0][m] > 0 && f->total[1][m] > 0)
+			f->total_lr[m] = log(f->total[1][m] / f->total[0][m]);
 		f->log_lambda[m] = tau2 * f->s[m] * f->s[m] / (2 * g) - log(g) / 2;
 		f->lo[m] = 1;
 		f->hi[m] = -1;
@@ -161,17 +184,26 @@ void abf_pool(const struct abf_host *h, unsigned int n, struct abf_fleet *f)
 		f->verdict = ABF_NONE;
 }
 
-/* An arm's mean and its squared relative standard error */
-static double rel_var(const double *r, unsigned int n, double *mean)
+/* The mean of ln r over the n rates r > 0, their variance over it; 0: under 2 */
+static unsigned int ln_mean(const double *r, unsigned int n, double *mean, double *var)
 {
+	unsigned int k = 0;
 	double ss = 0;
 
 	*mean = 0;
 	for (unsigned int i = 0; i < n; i++)
-		*mean += r[i] / n;
+		if (r[i] > 0) {
+			*mean += log(r[i]);
+			k++;
+		}
+	if (k < 2)
+		return 0;
+	*mean /= k;
 	for (unsigned int i = 0; i < n; i++)
-		ss += (r[i] - *mean) * (r[i] - *mean);
-	return ss / n / (n - 1) / (*mean * *mean);
+		if (r[i] > 0)
+			ss += (log(r[i]) - *mean) * (log(r[i]) - *mean);
+	*var = ss / (k - 1) / k;
+	return k;
 }
 
 int abf_holdback(const double *ra, unsigned int na, const double *rb, unsigned int nb,
@@ -179,13 +211,9 @@ int abf_holdback(const double *ra, unsigned int na, const double *rb, unsigned i
 {
 	double ma, mb, va, vb;
 
-	if (na < 2 || nb < 2)
+	if (!ln_mean(ra, na, &ma, &va) || !ln_mean(rb, nb, &mb, &vb))
 		return 0;
-	va = rel_var(ra, na, &ma);
-	vb = rel_var(rb, nb, &mb);
-	if (ma <= 0 || mb <= 0)
-		return 0;
-	*lr = log(mb / ma);
+	*lr = mb - ma;
 	*se = sqrt(va + vb);
 	return 1;
 }

@@ -53,6 +53,7 @@ struct abf_host {
 	unsigned int periods;	/* periods with an estimate */
 	uint64_t key;
 	double sum[ABT_NR_METRICS], info[ABT_NR_METRICS];	/* of x / v, 1 / v */
+	double total[2][ABT_NR_METRICS];	/* A's and B's, scaled, summed over the periods */
 };
 
 /*
@@ -77,6 +78,8 @@ struct abf_fleet {
 	double s[ABT_NR_METRICS], v[ABT_NR_METRICS];
 	double log_lambda[ABT_NR_METRICS];
 	double lo[ABT_NR_METRICS], hi[ABT_NR_METRICS];	/* of ln(B / A); hi < lo: none */
+	double total[2][ABT_NR_METRICS];	/* the pooled hosts' */
+	double total_lr[ABT_NR_METRICS];	/* ln(total[1] / total[0]); 0: an arm has none */
 	int verdict;
 };
 
@@ -85,8 +88,12 @@ void abf_pool(const struct abf_host *h, unsigned int n, struct abf_fleet *f);
 
 /*
  * Holdback hosts: per host its rate, ra[0..na) on arm A, rb[0..nb) on B.
- * ln of the ratio of the arms' means and its standard error between
- * hosts (delta method); 0 when an arm has fewer than 2 hosts.
+ * The difference of the arms' mean ln rates (ln of the ratio of their
+ * geometric means) and its standard error between hosts; hosts with no
+ * count are left out, and 0 is returned when an arm has fewer than 2 left.
+ * Host loads are skewed (lognormal in ab_sim): on the log scale a few
+ * hosts an arm give an interval that holds, which the ratio of the arms'
+ * means, skewed by its heaviest host, did not.
  */
 int abf_holdback(const double *ra, unsigned int na, const double *rb, unsigned int nb,
 		 double *lr, double *se);

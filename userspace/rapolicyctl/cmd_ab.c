@@ -718,6 +718,12 @@ void ab_fleet_prometheus(struct ctx *c, FILE *f, const char *file, const struct 
 		if (h.m[m].var > 0)
 			fprintf(f, "rapolicy_ab_effect_variance{key=\"%llu\",metric=\"%s\"} %.9g\n",
 				(unsigned long long)pl.key, names[m], h.m[m].var);
+	prom_head(f, "rapolicy_ab_arm_scaled", "gauge",
+		  "An arm's count over this host's periods in rapolicy_ab_effect, scaled to all buckets: the fleet's change in totals sums them.");
+	for (int m = 0; m < ABT_NR_METRICS; m++)
+		for (int a = 0; a < 2 && h.m[m].var > 0; a++)
+			fprintf(f, "rapolicy_ab_arm_scaled{key=\"%llu\",metric=\"%s\",arm=\"%c\"} %.9g\n",
+				(unsigned long long)pl.key, names[m], "ab"[a], h.total[a][m]);
 out:
 	free(sm);
 }

@@ -72,6 +72,7 @@ periods() { # N THETA: the plan line, N periods, a sample at each end, a new sal
 	done
 }
 effect() { sed -n "s/^rapolicy_ab_effect{key=\"[0-9]*\",metric=\"$1\"} //p" "$2"; }
+scaled() { sed -n "s/^rapolicy_ab_arm_scaled{key=\"[0-9]*\",metric=\"$1\",arm=\"$2\"} //p" "$3"; }
 rc ab assign sample 500 >/dev/null && rc stats reset
 periods 6 60 >$T/s60
 rc stats --prometheus --samples $T/s60 >$T/m3
@@ -80,8 +81,11 @@ f=$(effect major_faults $T/m3) p=$(effect pages_read $T/m3)
 grep -qx "rapolicy_ab_periods{key=\"$key\"} 6" $T/m3 &&
 	awk -v f="$f" -v p="$p" 'BEGIN { exit !(f < -0.4 && f > -0.6 && p < -0.4 && p > -0.6) }' &&
 	[ "$(grep -c "^rapolicy_ab_effect_variance{key=\"$key\",metric=\"[a-z_]*\"} [0-9]" $T/m3)" = 2 ] &&
+	sa=$(scaled major_faults a $T/m3) && sb=$(scaled major_faults b $T/m3) &&
+	awk -v a="$sa" -v b="$sb" 'BEGIN { exit !(a > 0 && b / a > 0.55 && b / a < 0.65) }' &&
+	[ "$(grep -c "^rapolicy_ab_arm_scaled{key=\"$key\"," $T/m3)" = 4 ] &&
 	promtool check metrics <$T/m3 >$T/lint 2>&1 && [ ! -s $T/lint ]
-tap $? "stats --samples: 6 periods of B at 60% give ln(B/A) near ln 0.6 (faults $f, pages $p), a variance each, the key; promtool clean"
+tap $? "stats --samples: 6 periods of B at 60% give ln(B/A) near ln 0.6 (faults $f, pages $p), a variance each, the key, arms' scaled totals B/A near 0.6 ($sb / $sa); promtool clean"
 periods 6 100 >$T/s100
 rc stats --prometheus --samples $T/s100 >$T/m3
 f=$(effect major_faults $T/m3)
