@@ -304,6 +304,33 @@ mutator() {
 	echo "$n $drops $errors" >"$STATE/mutator"
 }
 
+# watchdog: if the load outlives its end by $GRACE s, something is
+# blocked (a walker, modprobe, a BPF load or unload): print what every
+# task waits on, and the kernel's blocked tasks (sysrq w, where the kernel
+# has it), to the console, which the host keeps even when its own timeout
+# stops the guest
+GRACE=${STRESS_GRACE:-600}
+watchdog() {
+	while [ "$(now_s)" -lt $((stop_at + GRACE)) ]; do
+		sleep 5
+	done
+	echo "the load still runs $GRACE s after its end" >"$STATE/watchdog"
+	echo "# watchdog: the load still runs $GRACE s after its end; tasks not running:"
+	for _d in /proc/[0-9]*; do
+		{ read -r _stat <"$_d/stat"; } 2>/dev/null || continue
+		_st=${_stat#*) }
+		case ${_st%% *} in R | I) continue ;; esac
+		# kernel threads (no command line) only when blocked (D)
+		[ "${_st%% *}" = D ] || [ -n "$(tr -d '\0' <"$_d/cmdline" 2>/dev/null)" ] ||
+			continue
+		echo "# task ${_d#/proc/} $(cat "$_d/comm" 2>/dev/null) ${_st%% *}" \
+			"wchan $(cat "$_d/wchan" 2>/dev/null)"
+		sed 's/^/#     /' "$_d/stack" 2>/dev/null
+	done
+	{ echo w >/proc/sysrq-trigger; } 2>/dev/null
+	dmesg | tail -n 300 | sed 's/^/# watchdog dmesg: /'
+}
+
 # Every policy file of both arms to its first value (off, none), no arm B.
 all_off() {
 	for file in "$RAPOLICY_SYSFS"/* "$RAPOLICY_SYSFS"/ab/*; do
@@ -390,8 +417,14 @@ reloader &
 pids="$pids $!"
 mutator &
 pids="$pids $!"
+watchdog &
+dog=$!
 wait $pids
 took=$(($(now_s) - start))
+kill $dog 2>/dev/null
+wait $dog 2>/dev/null
+[ ! -s "$STATE/watchdog" ]
+tap $? "the load ended within $GRACE s of its end ($took s in all)"
 echo 4294967295 >"$KHUGEPAGED/scan_sleep_millisecs"
 echo "# khugepaged collapsed $(($(cat "$KHUGEPAGED/pages_collapsed") - collapsed0)) pages during the load, then parked again"
 checks=$(now_s)

@@ -13,6 +13,8 @@
 #   STRESS_WALKERS=N   concurrent rawalk walkers (default 4)
 #   STRESS_MEM=MB      guest memory (default 3072; KASAN's shadow is 1/8)
 #   STRESS_NEUTRAL="advice:pattern:size ..."  neutrality walks afterwards
+#   STRESS_GRACE=N     seconds past the load's end after which the guest
+#                      prints every blocked task's stack and fails (600)
 #                      (default: see tests/guest/stress.sh)
 #
 # The guest's output, kernel messages included, is kept in
@@ -34,6 +36,7 @@ esac
 mem=${STRESS_MEM:-3072}
 [[ $seconds =~ ^[1-9][0-9]*$ ]] || { echo "STRESS_SECONDS must be a positive integer" >&2; exit 2; }
 [[ $walkers =~ ^[1-9][0-9]*$ ]] || { echo "STRESS_WALKERS must be a positive integer" >&2; exit 2; }
+[[ ${STRESS_GRACE:-600} =~ ^-?[0-9]+$ ]] || { echo "STRESS_GRACE must be an integer" >&2; exit 2; }
 
 out=$top/build/stress
 mkdir -p "$out"
@@ -47,7 +50,7 @@ set +e
 tests/vm/vm-run "${vmflags[@]}" --mem "$mem" --cpus 2 \
 	--timeout "$timeout" --add tests/guest --add "$out/punch" -- \
 	env STRESS_SECONDS="$seconds" STRESS_WALKERS="$walkers" STRESS_PUNCH=/add/punch \
-	STRESS_KERNEL="$kernel" \
+	STRESS_KERNEL="$kernel" STRESS_GRACE="${STRESS_GRACE:-600}" \
 	STRESS_NEUTRAL="${STRESS_NEUTRAL:-}" \
 	sh /add/guest/stress.sh 2>&1 | tee "$out/stress.log"
 rc=${PIPESTATUS[0]}
