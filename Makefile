@@ -68,6 +68,7 @@ guest-tools:
 	@$(CC) -static -O2 -std=c11 -Wall -Wextra -Werror -Iuserspace/lib -o $(BUILD)/bin/strider tests/guest/strider.c userspace/lib/pagecache.c
 	@$(CC) -static -O2 -std=c11 -Wall -Wextra -Werror -pthread -Iuserspace/lib -o $(BUILD)/bin/patwalk tests/guest/patwalk.c userspace/lib/pagecache.c
 	@$(CC) -static -O2 -std=c11 -Wall -Wextra -Werror -Iuserspace/lib -o $(BUILD)/bin/phaser tests/guest/phaser.c userspace/lib/pagecache.c
+	@$(CC) -static -O2 -std=c11 -Wall -Wextra -Werror -Iuserspace/lib -o $(BUILD)/bin/readafter tests/guest/readafter.c userspace/lib/pagecache.c
 
 # What tests/vm/vm-run puts into the guest: static tools and, for a patched
 # KDIR, the module.

@@ -137,6 +137,26 @@ load_hostile cut_marked && walk normal stride:$((ra_pages / 4)) "$f" &&
 	[ "$walk_sectors" -le $((walk_major * ra_pages * 8 + SECTOR_SLACK)) ]
 tap $? "hostile cut_marked: a read cut by max_index leaves no marker ($walk_sectors sectors for $walk_major majflt of at most $ra_pages pages)"
 
+# whole_file's window at a miss is 1024 pages, 8 times ra_pages here, and
+# read(2) on the same file shares the file's readahead state with the
+# mapping: page_cache_async_ra() goes on from it with windows no smaller
+# than the one it records. The file records at most ra_pages of a policy's
+# window, so after one fault on page 0 a reader of the file's first 2560
+# pages through read(2) has at most two of stock's windows, 2 * ra_pages,
+# cached ahead of it, as with mode=none; when the file recorded the whole
+# window, windows of 1024 pages followed it (1536 pages ahead).
+readafter_ahead() {
+	load_hostile "$1" && echo "$RA_KB" >/sys/block/vda/queue/read_ahead_kb &&
+		ra_out=$(readafter "$f" 0 2560 2>&1) &&
+		ra_ahead=$(echo "$ra_out" | sed -n 's/^cached_above: //p') &&
+		[ -n "$ra_ahead" ] && [ "$(echo "$ra_out" | sed -n 's/^major_faults: //p')" = 1 ] ||
+		{ echo "$ra_out" | sed 's/^/# readafter: /'; measure_failed "readafter under $1"; return 1; }
+}
+readafter_ahead none && none_ahead=$ra_ahead &&
+	readafter_ahead whole_file &&
+	[ "$none_ahead" -le $((2 * ra_pages)) ] && [ "$ra_ahead" -le $((2 * ra_pages)) ]
+tap $? "hostile whole_file: read(2) after a fault reads stock's windows ($ra_ahead pages ahead of the reader, mode=none ${none_ahead:-?}, at most $((2 * ra_pages)))"
+
 rmmod rapolicy_hostile
 tap $? "hostile policy unloads"
 tap_end

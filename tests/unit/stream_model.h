@@ -283,6 +283,13 @@ static void pm_read_win(struct pm *m, struct pm_file *f,
 
 	pm_read(m, f, win->start, size,
 		win->async_size < size ? win->async_size : size, win->order);
+	/* the file records ra_pages of it at most: its last ones */
+	if (size > m->ra_pages) {
+		f->ra_start += size - m->ra_pages;
+		f->ra_size = m->ra_pages;
+		if (f->ra_async > m->ra_pages)
+			f->ra_async = m->ra_pages;
+	}
 }
 
 static void pm_miss(struct pm *m, unsigned int fi, pgoff_t p)
