@@ -90,6 +90,12 @@ run_suite engines bash tests/clients/run-engines.sh
 run_suite writeback tests/vm/vm-run --mem 1024 --throttle-iops 2 \
 	--add tests/guest -- sh /add/guest/writeback.sh
 run_suite bench-smoke bash tests/bench/bench.sh --smoke
+# A minor fault's cost under best within 2% of the module unloaded, in
+# instructions (-icount: the guest's clock counts them, whatever the
+# host's load): make bench's fault-cost boot, narrowed to the two ext4
+# kinds, the settings that decide it and 2 rounds
+run_suite fault-cost tests/vm/vm-run --icount --mem 2048 --add tests/guest -- \
+	sh -c 'REPS=2 KINDS="ext4 ext4-4k" SETTINGS="unloaded best unloaded2" TARGET=1.02 sh /add/guest/fault_cost.sh'
 # One minute of make stress's load and checks on the release kernel; make
 # stress runs them for 10 on the debug kernel (KASAN, lockdep, kmemleak),
 # whose cold build (about 40 minutes here) does not fit make check's time.
