@@ -439,13 +439,6 @@ static void rap_stream_mark(struct rap_stream *s, struct ra_policy_window *win,
 	win->async_size = win->start + win->size - p;
 }
 
-static void rap_stream_unmark(struct rap_stream *s,
-			      struct ra_policy_window *win)
-{
-	rap_stream_settle(s);
-	win->async_size = 0;
-}
-
 static void rap_stream_window(struct ra_policy_window *win, pgoff_t start,
 			      pgoff_t end, unsigned int order)
 {
@@ -676,7 +669,7 @@ static bool rap_stream_span(struct rap_stream *s,
 	if (p >= start && p < end)
 		rap_stream_mark(s, win, p);
 	else
-		rap_stream_unmark(s, win);
+		rap_stream_settle(s);
 	return true;
 }
 
