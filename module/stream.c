@@ -60,15 +60,19 @@ static void rap_stream_settle(struct rap_stream *s)
 }
 
 /*
- * Whether a stream is in use at @now: not free, and touched within
- * RAP_STREAM_REAP_MS (unsigned distances survive the clock's wrap)
+ * Whether @a, a time in ms, lies within RAP_STREAM_REAP_MS of @now, either
+ * side: another CPU's local_clock() may run a little ahead of this one's
+ * (unsigned distances survive the clock's wrap)
  */
+static bool rap_stream_recent(u32 a, u32 now)
+{
+	return now - a <= RAP_STREAM_REAP_MS || a - now <= RAP_STREAM_REAP_MS;
+}
+
+/* Whether a stream is in use at @now: not free, and touched recently */
 static bool rap_stream_live(const struct rap_stream *s, u32 now)
 {
-	/* another CPU's local_clock() may run a little ahead of this one's */
-	return s->state != RAP_STREAM_FREE &&
-	       (now - s->seen <= RAP_STREAM_REAP_MS ||
-		s->seen - now <= RAP_STREAM_REAP_MS);
+	return s->state != RAP_STREAM_FREE && rap_stream_recent(s->seen, now);
 }
 
 /*
@@ -1564,15 +1568,6 @@ int rap_stream_table_grow(struct rap_stream_table *table, unsigned int arm)
 		return 0;
 	err = rap_stream_table_resize(table, arm, order + 1);
 	return err ? err : 1;
-}
-
-/*
- * Whether @a, a time in ms, lies within RAP_STREAM_REAP_MS of @now,
- * either side (as rap_stream_live())
- */
-static bool rap_stream_recent(u32 a, u32 now)
-{
-	return now - a <= RAP_STREAM_REAP_MS || a - now <= RAP_STREAM_REAP_MS;
 }
 
 /**
