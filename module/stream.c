@@ -466,27 +466,27 @@ static unsigned int rap_order_up(unsigned long n)
 /*
  * The first page at or beyond @edge in the stream's direction (at or above
  * @edge forward, at or below it backward) that is a multiple of @step from
- * s->last, at least one step on. A reader whose stride divides @step
- * touches it.
+ * the touch @last, at least one step on. A reader whose stride divides
+ * @step touches it.
  */
-static bool rap_stream_touch_from(const struct rap_stream *s, pgoff_t edge,
-				  unsigned long step, pgoff_t *p)
+static bool rap_stream_touch_from(const struct rap_stream *s, pgoff_t last,
+				  pgoff_t edge, unsigned long step, pgoff_t *p)
 {
 	unsigned long k = 1;
 
 	if (s->delta > 0) {
-		if (edge > s->last)
-			k = rap_div_up(edge - s->last, step);
-		if (k > (ULONG_MAX - s->last) / step)
+		if (edge > last)
+			k = rap_div_up(edge - last, step);
+		if (k > (ULONG_MAX - last) / step)
 			return false;
-		*p = s->last + k * step;
+		*p = last + k * step;
 		return true;
 	}
-	if (edge < s->last)
-		k = rap_div_up(s->last - edge, step);
-	if (k > s->last / step)
+	if (edge < last)
+		k = rap_div_up(last - edge, step);
+	if (k > last / step)
 		return false;
-	*p = s->last - k * step;
+	*p = last - k * step;
 	return true;
 }
 
@@ -622,7 +622,7 @@ static pgoff_t rap_stream_marker_at(const struct rap_stream *s,
 	pgoff_t p;
 
 	for (; step; step = step & 1 ? 0 : step / 2)
-		if (rap_stream_touch_from(s, edge, step, &p) &&
+		if (rap_stream_touch_from(s, s->last, edge, step, &p) &&
 		    rap_stream_uncached(s, view, &p, step, start, end))
 			return p;
 	p = edge;
@@ -718,7 +718,6 @@ static bool rap_stream_replay_at(struct rap_stream *s,
 				 struct ra_policy_window *win)
 {
 	unsigned long unit = 1UL << s->unit_order;
-	struct rap_stream at;
 	pgoff_t start, end;
 
 	if (p < f->vma_start || p >= f->vma_end)
@@ -742,11 +741,8 @@ static bool rap_stream_replay_at(struct rap_stream *s,
 		s->window = 1;
 	}
 	/* where stock would miss next: the first touch past this window */
-	at = *s;
-	at.last = p;
-	if (!rap_stream_touch_from(&at, s->delta > 0 ? end : start - 1,
-				   rap_stream_step(s),
-				   &s->next))
+	if (!rap_stream_touch_from(s, p, s->delta > 0 ? end : start - 1,
+				   rap_stream_step(s), &s->next))
 		s->next = f->vma_end;
 	return true;
 }
