@@ -956,11 +956,8 @@ static bool rap_stream_sync(struct rap_stream *s,
 		min(rap_order_up(s->dense ? f->fault_around_pages : step),
 		    f->max_order);
 	s->unit_order = order;
-	s->window = 2 * (f->stock_pages > step ? f->stock_pages : step);
-	if (s->window < 2UL << order)
-		s->window = 2UL << order;
-	if (s->window > rap_stream_max(s, f))
-		s->window = rap_stream_max(s, f);
+	s->window = max(2 * max(f->stock_pages, step), 2UL << order);
+	s->window = min(s->window, rap_stream_max(s, f));
 	if (!s->window)
 		return false;
 	/*
@@ -997,14 +994,12 @@ static bool rap_stream_descend(struct rap_stream *s,
 			       const struct rap_cache_view *view,
 			       struct ra_policy_window *win, unsigned int *did)
 {
-	unsigned int order = rap_order_up(f->fault_around_pages);
-	unsigned long unit;
+	unsigned int order = min(rap_order_up(f->fault_around_pages),
+				 f->max_order);
+	unsigned long unit = 1UL << order;
 	pgoff_t start, end, p;
 	unsigned int i;
 
-	if (order > f->max_order)
-		order = f->max_order;
-	unit = 1UL << order;
 	s->dense = true;
 	s->span = true;
 	s->conf = RAP_STREAM_CONFIRM;
@@ -1088,9 +1083,7 @@ static bool rap_stream_async(struct rap_stream *s,
 	if (s->done || (s->delta > 0 && f->kind == RAP_MAP_AROUND &&
 			rap_stream_lotsamiss(f)))
 		return false;
-	s->window *= 2;
-	if (s->window > rap_stream_max(s, f))
-		s->window = rap_stream_max(s, f);
+	s->window = min(2 * s->window, rap_stream_max(s, f));
 	/*
 	 * A window that another one already read (stock's, or the stream's
 	 * before its stride was corrected) cannot carry the marker: the next
@@ -1292,8 +1285,7 @@ bool rap_stream_decide(struct rap_stream_set *set,
 			s->delta = (long)(f->index - s->last);
 		s->last = f->index;
 	}
-	if (s->conf > RAP_STREAM_CONFIRM)
-		s->conf = RAP_STREAM_CONFIRM;
+	s->conf = min(s->conf, RAP_STREAM_CONFIRM);
 	rap_stream_settle(s);
 	if (s->conf < RAP_STREAM_CONFIRM)
 		return rap_stream_page_only(f, view, win, did);
