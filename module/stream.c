@@ -889,16 +889,15 @@ static bool rap_stream_walked(const struct rap_stream *s,
 {
 	unsigned long fa = f->fault_around_pages ? f->fault_around_pages : 1;
 	unsigned long step = -s->delta;
-	pgoff_t from = f->index;
+	pgoff_t mid = f->index + step / 2;
 
 	if (!view->mapped || s->delta >= 0 || step / 2 <= 2 * fa ||
-	    from < f->index || from + step / 2 + fa < from)
+	    mid + fa < f->index)
 		return false;
-	from += step / 2;
 	return rap_stream_above(f, view, fa) &&
-	       view->mapped(view->ctx, from - fa) &&
-	       view->mapped(view->ctx, from) &&
-	       view->mapped(view->ctx, from + fa);
+	       view->mapped(view->ctx, mid - fa) &&
+	       view->mapped(view->ctx, mid) &&
+	       view->mapped(view->ctx, mid + fa);
 }
 
 /*
