@@ -1217,15 +1217,11 @@ bool rap_stream_decide(struct rap_stream_set *set,
 		took = rap_stream_live(s, f->now) &&
 		       rap_stream_key_eq(&s->key, &f->key) ? s->took : 0;
 		rap_stream_evict(set, s, f, did);
+		/* a fork's distance to try, borrowed: no confidence yet */
 		*s = (struct rap_stream){ .key = f->key, .last = f->index,
 					  .origin = f->index, .top = f->index,
-					  .misses = 1, .took = took,
-					  .state = RAP_STREAM_TRIAL };
-		if (delta) {
-			/* a distance to try, borrowed: no confidence yet */
-			s->delta = delta;
-			s->misses = 2;
-		}
+					  .delta = delta, .misses = delta ? 2 : 1,
+					  .took = took, .state = RAP_STREAM_TRIAL };
 		rap_stream_touch(set, s, f);
 		*did |= RAP_STREAM_DID_NEW;
 		return rap_stream_page_only(f, view, win, did);
