@@ -1051,18 +1051,17 @@ static bool rap_stream_async(struct rap_stream *s,
 
 	s->last = s->marker;
 	if (s->state == RAP_STREAM_FOLLOW) {
-		rap_stream_settle(s);
 		if (!f->stock_seq) {
 			/*
 			 * stock lost the stream; its context readahead may
 			 * find it again, or the next miss is the stream's
 			 */
+			rap_stream_settle(s);
 			s->lost = true;
 			return false;
 		}
 		/* stock reads on, marking the start of its next window */
 		s->marker = f->stock_next;
-		s->state = RAP_STREAM_FOLLOW;
 		s->next = f->stock_next;
 		return false;
 	}
