@@ -60,15 +60,19 @@ static void rap_stream_settle(struct rap_stream *s)
 }
 
 /*
- * Whether a stream is in use at @now: not free, and touched within
- * RAP_STREAM_REAP_MS (unsigned distances survive the clock's wrap)
+ * Whether @a, a time in ms, lies within RAP_STREAM_REAP_MS of @now, either
+ * side: another CPU's local_clock() may run a little ahead of this one's
+ * (unsigned distances survive the clock's wrap)
  */
+static bool rap_stream_recent(u32 a, u32 now)
+{
+	return now - a <= RAP_STREAM_REAP_MS || a - now <= RAP_STREAM_REAP_MS;
+}
+
+/* Whether a stream is in use at @now: not free, and touched recently */
 static bool rap_stream_live(const struct rap_stream *s, u32 now)
 {
-	/* another CPU's local_clock() may run a little ahead of this one's */
-	return s->state != RAP_STREAM_FREE &&
-	       (now - s->seen <= RAP_STREAM_REAP_MS ||
-		s->seen - now <= RAP_STREAM_REAP_MS);
+	return s->state != RAP_STREAM_FREE && rap_stream_recent(s->seen, now);
 }
 
 /*
@@ -439,13 +443,6 @@ static void rap_stream_mark(struct rap_stream *s, struct ra_policy_window *win,
 	win->async_size = win->start + win->size - p;
 }
 
-static void rap_stream_unmark(struct rap_stream *s,
-			      struct ra_policy_window *win)
-{
-	rap_stream_settle(s);
-	win->async_size = 0;
-}
-
 static void rap_stream_window(struct ra_policy_window *win, pgoff_t start,
 			      pgoff_t end, unsigned int order)
 {
@@ -469,27 +466,27 @@ static unsigned int rap_order_up(unsigned long n)
 /*
  * The first page at or beyond @edge in the stream's direction (at or above
  * @edge forward, at or below it backward) that is a multiple of @step from
- * s->last, at least one step on. A reader whose stride divides @step
- * touches it.
+ * the touch @last, at least one step on. A reader whose stride divides
+ * @step touches it.
  */
-static bool rap_stream_touch_from(const struct rap_stream *s, pgoff_t edge,
-				  unsigned long step, pgoff_t *p)
+static bool rap_stream_touch_from(const struct rap_stream *s, pgoff_t last,
+				  pgoff_t edge, unsigned long step, pgoff_t *p)
 {
 	unsigned long k = 1;
 
 	if (s->delta > 0) {
-		if (edge > s->last)
-			k = rap_div_up(edge - s->last, step);
-		if (k > (ULONG_MAX - s->last) / step)
+		if (edge > last)
+			k = rap_div_up(edge - last, step);
+		if (k > (ULONG_MAX - last) / step)
 			return false;
-		*p = s->last + k * step;
+		*p = last + k * step;
 		return true;
 	}
-	if (edge < s->last)
-		k = rap_div_up(s->last - edge, step);
-	if (k > s->last / step)
+	if (edge < last)
+		k = rap_div_up(last - edge, step);
+	if (k > last / step)
 		return false;
-	*p = s->last - k * step;
+	*p = last - k * step;
 	return true;
 }
 
@@ -625,7 +622,7 @@ static pgoff_t rap_stream_marker_at(const struct rap_stream *s,
 	pgoff_t p;
 
 	for (; step; step = step & 1 ? 0 : step / 2)
-		if (rap_stream_touch_from(s, edge, step, &p) &&
+		if (rap_stream_touch_from(s, s->last, edge, step, &p) &&
 		    rap_stream_uncached(s, view, &p, step, start, end))
 			return p;
 	p = edge;
@@ -676,7 +673,7 @@ static bool rap_stream_span(struct rap_stream *s,
 	if (p >= start && p < end)
 		rap_stream_mark(s, win, p);
 	else
-		rap_stream_unmark(s, win);
+		rap_stream_settle(s);
 	return true;
 }
 
@@ -721,7 +718,6 @@ static bool rap_stream_replay_at(struct rap_stream *s,
 				 struct ra_policy_window *win)
 {
 	unsigned long unit = 1UL << s->unit_order;
-	struct rap_stream at;
 	pgoff_t start, end;
 
 	if (p < f->vma_start || p >= f->vma_end)
@@ -745,11 +741,8 @@ static bool rap_stream_replay_at(struct rap_stream *s,
 		s->window = 1;
 	}
 	/* where stock would miss next: the first touch past this window */
-	at = *s;
-	at.last = p;
-	if (!rap_stream_touch_from(&at, s->delta > 0 ? end : start - 1,
-				   rap_stream_step(s),
-				   &s->next))
+	if (!rap_stream_touch_from(s, p, s->delta > 0 ? end : start - 1,
+				   rap_stream_step(s), &s->next))
 		s->next = f->vma_end;
 	return true;
 }
@@ -896,16 +889,15 @@ static bool rap_stream_walked(const struct rap_stream *s,
 {
 	unsigned long fa = f->fault_around_pages ? f->fault_around_pages : 1;
 	unsigned long step = -s->delta;
-	pgoff_t from = f->index;
+	pgoff_t mid = f->index + step / 2;
 
 	if (!view->mapped || s->delta >= 0 || step / 2 <= 2 * fa ||
-	    from < f->index || from + step / 2 + fa < from)
+	    mid + fa < f->index)
 		return false;
-	from += step / 2;
 	return rap_stream_above(f, view, fa) &&
-	       view->mapped(view->ctx, from - fa) &&
-	       view->mapped(view->ctx, from) &&
-	       view->mapped(view->ctx, from + fa);
+	       view->mapped(view->ctx, mid - fa) &&
+	       view->mapped(view->ctx, mid) &&
+	       view->mapped(view->ctx, mid + fa);
 }
 
 /*
@@ -963,11 +955,8 @@ static bool rap_stream_sync(struct rap_stream *s,
 		min(rap_order_up(s->dense ? f->fault_around_pages : step),
 		    f->max_order);
 	s->unit_order = order;
-	s->window = 2 * (f->stock_pages > step ? f->stock_pages : step);
-	if (s->window < 2UL << order)
-		s->window = 2UL << order;
-	if (s->window > rap_stream_max(s, f))
-		s->window = rap_stream_max(s, f);
+	s->window = max(2 * max(f->stock_pages, step), 2UL << order);
+	s->window = min(s->window, rap_stream_max(s, f));
 	if (!s->window)
 		return false;
 	/*
@@ -1004,14 +993,12 @@ static bool rap_stream_descend(struct rap_stream *s,
 			       const struct rap_cache_view *view,
 			       struct ra_policy_window *win, unsigned int *did)
 {
-	unsigned int order = rap_order_up(f->fault_around_pages);
-	unsigned long unit;
+	unsigned int order = min(rap_order_up(f->fault_around_pages),
+				 f->max_order);
+	unsigned long unit = 1UL << order;
 	pgoff_t start, end, p;
 	unsigned int i;
 
-	if (order > f->max_order)
-		order = f->max_order;
-	unit = 1UL << order;
 	s->dense = true;
 	s->span = true;
 	s->conf = RAP_STREAM_CONFIRM;
@@ -1064,18 +1051,17 @@ static bool rap_stream_async(struct rap_stream *s,
 
 	s->last = s->marker;
 	if (s->state == RAP_STREAM_FOLLOW) {
-		rap_stream_settle(s);
 		if (!f->stock_seq) {
 			/*
 			 * stock lost the stream; its context readahead may
 			 * find it again, or the next miss is the stream's
 			 */
+			rap_stream_settle(s);
 			s->lost = true;
 			return false;
 		}
 		/* stock reads on, marking the start of its next window */
 		s->marker = f->stock_next;
-		s->state = RAP_STREAM_FOLLOW;
 		s->next = f->stock_next;
 		return false;
 	}
@@ -1095,9 +1081,7 @@ static bool rap_stream_async(struct rap_stream *s,
 	if (s->done || (s->delta > 0 && f->kind == RAP_MAP_AROUND &&
 			rap_stream_lotsamiss(f)))
 		return false;
-	s->window *= 2;
-	if (s->window > rap_stream_max(s, f))
-		s->window = rap_stream_max(s, f);
+	s->window = min(2 * s->window, rap_stream_max(s, f));
 	/*
 	 * A window that another one already read (stock's, or the stream's
 	 * before its stride was corrected) cannot carry the marker: the next
@@ -1232,15 +1216,11 @@ bool rap_stream_decide(struct rap_stream_set *set,
 		took = rap_stream_live(s, f->now) &&
 		       rap_stream_key_eq(&s->key, &f->key) ? s->took : 0;
 		rap_stream_evict(set, s, f, did);
+		/* a fork's distance to try, borrowed: no confidence yet */
 		*s = (struct rap_stream){ .key = f->key, .last = f->index,
 					  .origin = f->index, .top = f->index,
-					  .misses = 1, .took = took,
-					  .state = RAP_STREAM_TRIAL };
-		if (delta) {
-			/* a distance to try, borrowed: no confidence yet */
-			s->delta = delta;
-			s->misses = 2;
-		}
+					  .delta = delta, .misses = delta ? 2 : 1,
+					  .took = took, .state = RAP_STREAM_TRIAL };
 		rap_stream_touch(set, s, f);
 		*did |= RAP_STREAM_DID_NEW;
 		return rap_stream_page_only(f, view, win, did);
@@ -1299,8 +1279,7 @@ bool rap_stream_decide(struct rap_stream_set *set,
 			s->delta = (long)(f->index - s->last);
 		s->last = f->index;
 	}
-	if (s->conf > RAP_STREAM_CONFIRM)
-		s->conf = RAP_STREAM_CONFIRM;
+	s->conf = min(s->conf, RAP_STREAM_CONFIRM);
 	rap_stream_settle(s);
 	if (s->conf < RAP_STREAM_CONFIRM)
 		return rap_stream_page_only(f, view, win, did);
@@ -1571,15 +1550,6 @@ int rap_stream_table_grow(struct rap_stream_table *table, unsigned int arm)
 		return 0;
 	err = rap_stream_table_resize(table, arm, order + 1);
 	return err ? err : 1;
-}
-
-/*
- * Whether @a, a time in ms, lies within RAP_STREAM_REAP_MS of @now,
- * either side (as rap_stream_live())
- */
-static bool rap_stream_recent(u32 a, u32 now)
-{
-	return now - a <= RAP_STREAM_REAP_MS || a - now <= RAP_STREAM_REAP_MS;
 }
 
 /**

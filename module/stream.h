@@ -220,7 +220,6 @@ struct rap_stream_fault {
 	pgoff_t index;			/* the faulting page */
 	pgoff_t vma_start;		/* file index of the VMA's first page */
 	pgoff_t vma_end;		/* file index just past the VMA */
-	unsigned long ra_pages;
 	/*
 	 * the window stock reads on a miss here: the read-around or THP
 	 * window, or at VM_SEQ_READ ra_pages from the fault on

@@ -132,7 +132,6 @@ static bool rap_sim_decide(struct rap_sim *sim, enum ra_policy_point point,
 		.index = index,
 		.vma_start = 0,
 		.vma_end = sim->pages,
-		.ra_pages = sim->ra_pages,
 		.stock_start = sim->kind == RAP_MAP_SEQ ? index :
 			       index > sim->ra_pages / 2 ?
 			       index - sim->ra_pages / 2 : 0,
@@ -1020,13 +1019,13 @@ static void rap_case_stream_windows_valid(struct rap_test *t)
 	rap_sim_init(&rap_sim_b, RAP_SIM_PAGES, 32, RAP_MAP_AROUND, true);
 	for (i = 0; i < 200000; i++) {
 		u32 r = rap_sim_rand(&seed);
+		unsigned long ra_pages = (r >> 10) % 2 ? 32 : 2048;
 		struct rap_stream_fault f = {
 			.key = { .inode = 0x1000 + (r & 3), .ino = r & 3 },
 			.kind = kinds[(r >> 2) % ARRAY_SIZE(kinds)],
 			.point = points[(r >> 4) % ARRAY_SIZE(points)],
 			.vma_start = (r >> 8) % 2 ? 1000 : 0,
 			.vma_end = (r >> 9) % 2 ? 60000 : RAP_SIM_PAGES,
-			.ra_pages = (r >> 10) % 2 ? 32 : 2048,
 			.thp_order = 9,
 			.max_order = (r >> 11) % 2 ? 9 : 0,
 		};
@@ -1040,10 +1039,10 @@ static void rap_case_stream_windows_valid(struct rap_test *t)
 		if (p >= RAP_SIM_PAGES)
 			p = rap_sim_rand(&seed) % RAP_SIM_PAGES;
 		f.index = p;
-		f.max_pages = f.ra_pages > (2UL << f.max_order) ? f.ra_pages :
+		f.max_pages = ra_pages > (2UL << f.max_order) ? ra_pages :
 			      2UL << f.max_order;
 		f.stock_start = f.index > 16 ? f.index - 16 : 0;
-		f.stock_pages = (r >> 13) % 2 ? f.ra_pages : 1024;
+		f.stock_pages = (r >> 13) % 2 ? ra_pages : 1024;
 		f.stock_seq = (r >> 14) % 4 == 0;
 		f.stock_next = f.index + (r >> 16) % 4096;
 		win.start = f.stock_start;
@@ -1873,7 +1872,6 @@ static struct rap_stream_fault rap_sim_file_miss(unsigned int file,
 		.kind = RAP_MAP_AROUND,
 		.index = index,
 		.vma_end = 1UL << 20,
-		.ra_pages = 32,
 		.stock_start = index - 16,
 		.stock_pages = 32,
 		.max_pages = 1024,

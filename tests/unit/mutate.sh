@@ -34,7 +34,7 @@ state-follow|the FOLLOW state (a stream follows stock's marker)|s/(static bool r
 state-trial|TRIAL apart from IDLE|s/(static void rap_stream_settle\([^{]*\{\n)/$1\ts->state = RAP_STREAM_IDLE;\n\treturn;\n/
 claim-conf|a stream's confidence in its claim (plain LRU)|s/\(long\)\(s->conf \* RAP_STREAM_HOLD \/ RAP_STREAM_CONFIRM\)/0/
 age-never|aging of claims (a confident stream holds its way for ever)|s/\(long\)\(set->clock - s->age\);/0;/
-age-reap|expiry by time (RAP_STREAM_REAP_MS)|s/now - s->seen <= RAP_STREAM_REAP_MS/true/
+age-reap|expiry by time (RAP_STREAM_REAP_MS)|s/rap_stream_recent\(s->seen, now\)/true/
 victim-first|the victim: the first way that is not free|s/return victim;\n\}/return &set->way[0];\n}/
 victim-mru|the victim: the stream of most claim|s/rap_stream_claim\(set, s\) < rap_stream_claim\(set, victim\)/rap_stream_claim(set, s) > rap_stream_claim(set, victim)/
 lotsamiss-page|the page-only read past MMAP_LOTSAMISS|s/(static bool rap_stream_page_only\([^{]*\{\n)/$1\treturn false;\n/

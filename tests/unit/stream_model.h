@@ -220,7 +220,6 @@ static bool pm_decide(struct pm *m, unsigned int fi,
 		.index = index,
 		.vma_start = 0,
 		.vma_end = file->pages,
-		.ra_pages = m->ra_pages,
 		/* as tracker.c: stock's window, or ra_pages from the fault */
 		.stock_start = sized ? win->start : index,
 		.stock_pages = sized ? win->size : m->ra_pages,
