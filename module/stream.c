@@ -355,18 +355,15 @@ static enum rap_stream_match rap_stream_match(const struct rap_stream *s,
 }
 
 /*
- * How a match ranks: a miss where a stream predicted its next one (a
- * stride on, or beside its marker within its reader's jitter) first,
- * whoever's stream it is (a pool's tasks take turns on one stream; a
- * random reader's miss beside a stream's marker is no stream of its
- * own); then the faulting task's own streams; then the better match. A
- * skip, a shorter stride, a dense or a near match of another task's
- * stream may be a coincidence of another reader's miss.
+ * How a match ranks: a miss exactly one stride on first, whoever's stream
+ * it is (a pool's tasks take turns on one stream); then the faulting
+ * task's own streams; then the better match. Any other match of another
+ * task's stream, a jitter match included, may be a coincidence of another
+ * reader's miss.
  */
 static unsigned int rap_stream_rank(enum rap_stream_match m, bool own)
 {
-	return (m == RAP_MATCH_STRIDE || m == RAP_MATCH_JITTER) << 4 |
-	       own << 3 | m;
+	return (m == RAP_MATCH_STRIDE) << 4 | own << 3 | m;
 }
 
 /*

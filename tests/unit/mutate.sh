@@ -18,7 +18,6 @@ mutants=$(cat <<'EOF'
 match-stride|the stride match (exactly one stride on)|s/return RAP_MATCH_STRIDE;/;/
 match-skip|the skip match (a few strides on)|s/return RAP_MATCH_SKIP;/;/
 match-jitter|the jitter match (a miss beside the marker of a stream's next touch)|s/return RAP_MATCH_JITTER;/;/
-jitter-rank|a jitter match ranked with a stride match, whoever's stream|s/m == RAP_MATCH_STRIDE \|\| m == RAP_MATCH_JITTER/m == RAP_MATCH_STRIDE/
 jitter-walked|a jitter match only if its reader did not walk its last stride|s/\t    !rap_blocks_between\(f, nbr->view, s->last,\n[^\n]*\n[^\n]*, true\)\)\n/\t    true)\n/
 jitter-place|a jittered stream's place kept where its touches land (the miss taken for it)|s/s->last = s->marker \+ \(long\)\(f->index - s->marker\) \/ 2;/s->last = f->index;/
 jitter-stock|stock's window for a jittered miss where it holds two touches or more|s/if \(how == RAP_MATCH_JITTER &&\n\t    2 \* rap_stream_step\(s\) <= f->stock_pages\)\n\t\treturn false;\n//
@@ -54,8 +53,8 @@ rule-walked|a backward walker read as a span|s/(static bool rap_stream_walked\([
 rule-above|a walker's pages above its miss cached but not touched (nothing cached there only)|s/(\tif \(!view->has_range\(view->ctx, f->index \+ 1, f->index \+ 2 \* fa\)\)\n\t\treturn true;\n)/$1\treturn false;\n/
 rule-around|stock's window around a strided touch|s/(static bool rap_stream_around\([^{]*\{\n)/$1\treturn false;\n/
 rule-untouched|a stride with nothing touched between its misses|s/(static bool rap_stream_untouched\([^{]*\{\n)/$1\treturn true;\n/
-rule-own-first|a task's own streams first|s/\|\n\t       own << 3 \| m;/|\n\t       m;/
-rule-stride-any|a stride match of any task's stream first|s/return \(m == RAP_MATCH_STRIDE \|\| m == RAP_MATCH_JITTER\) << 4 \|\n\t       /return /
+rule-own-first|a task's own streams first|s/ \| own << 3 \| m;/ | m;/
+rule-stride-any|a stride match of any task's stream first|s/return \(m == RAP_MATCH_STRIDE\) << 4 \| /return /
 rule-fork-nearest|the nearer of two near matches (the first way's forks)|s/ \|\|\n\t\t\t  \(r == rank && m == RAP_MATCH_NEAR &&\n\t\t\t   rap_absdiff\(f->index, s->last\) <\n\t\t\t   rap_absdiff\(f->index, best->last\)\)//
 rule-dense-touched|a confirmed stream turned dense without its reader touching the page behind the miss|s/\n\t     rap_stream_nbr_mapped\(nbr, f, !up\)\)\)/\n\t     true))/
 rule-fork|the fork of another task's young stream (near matches a task's own only)|s/(\t    dist <= RAP_STREAM_MAX_DELTA\))/\t    s->reader == f->reader \&\&\n$1/
