@@ -103,35 +103,23 @@ static pgoff_t rap_bpf_file_pages(const struct ra_policy_fault *fault)
 	return isize > 0 ? ((isize - 1) >> PAGE_SHIFT) + 1 : 0;
 }
 
-/* Whether the kernel's window check will refuse or cut @win: to count it */
-static bool rap_bpf_window_cut(const struct ra_policy_fault *fault,
-			       const struct ra_policy_window *win,
-			       pgoff_t pages)
+/* What the kernel's window check will do to @w, a window for @fault */
+static enum rap_window_check
+rap_bpf_window_check(const struct ra_policy_fault *fault,
+		     const struct ra_policy_window *w)
 {
-	return rap_window_cut(win, fault->vma_start, fault->vma_end, pages,
-			      fault->max_pages, fault->max_order);
-}
+	const struct rap_window_bounds b = {
+		.index = fault->index,
+		.index_end = fault->index_end,
+		.async = fault->point == RA_POLICY_ASYNC,
+		.vma_start = fault->vma_start,
+		.vma_end = fault->vma_end,
+		.file_pages = rap_bpf_file_pages(fault),
+		.max_size = fault->max_pages,
+		.max_order = fault->max_order,
+	};
 
-/*
- * Whether the kernel's window check will refuse @win outright: the
- * refusals of rap_window_cut(), a window with nothing inside the file and
- * the faulting VMA
- */
-static bool rap_bpf_window_refused(const struct ra_policy_fault *fault,
-				   const struct ra_policy_window *win,
-				   pgoff_t pages)
-{
-	pgoff_t last;
-
-	if (!pages || !win->size || fault->vma_end <= fault->vma_start)
-		return true;
-	last = min(pages, fault->vma_end) - 1;
-	if (win->start > last)
-		return true;
-	/* the window's last page, computed so that it cannot wrap */
-	if (win->size - 1 < last - win->start)
-		last = win->start + win->size - 1;
-	return last < fault->vma_start;
+	return rap_window_check(w, &b);
 }
 
 /*
@@ -159,7 +147,7 @@ bool rap_bpf_mmap_ra(const struct ra_policy_fault *fault,
 		.cached_pages = RAP_BPF_CACHED_PAGES,
 	};
 	struct ra_policy_window w = *win;
-	pgoff_t pages;
+	enum rap_window_check check;
 	bool replaced;
 
 	if (!ops || !ops->mmap_ra || READ_ONCE(rap_bpf_ejected) == ops)
@@ -173,8 +161,8 @@ bool rap_bpf_mmap_ra(const struct ra_policy_fault *fault,
 		win->max_index = w.max_index;
 		return false;
 	}
-	pages = rap_bpf_file_pages(fault);
-	if (!rap_bpf_window_refused(fault, &w, pages)) {
+	check = rap_bpf_window_check(fault, &w);
+	if (check != RAP_WINDOW_REFUSED) {
 		if (atomic_read(&rap_bpf_refused))
 			atomic_set(&rap_bpf_refused, 0);
 	} else if (atomic_inc_return(&rap_bpf_refused) >= RAP_BPF_REFUSED_MAX) {
@@ -183,7 +171,7 @@ bool rap_bpf_mmap_ra(const struct ra_policy_fault *fault,
 	}
 	*win = w;
 	rap_stat_add(arm, RAP_STAT_bpf, 1);
-	if (rap_bpf_window_cut(fault, win, pages))
+	if (check != RAP_WINDOW_KEPT)
 		rap_stat_add(arm, RAP_STAT_bpf_clamp, 1);
 	return true;
 }

@@ -496,41 +496,48 @@ bool rap_decide_window(const struct rap_settings *s, const struct rap_fault *f,
 }
 
 /**
- * rap_window_cut - whether the kernel will refuse or cut a replaced window
+ * rap_window_check - what the kernel's check will do to a replaced window
  * @win: the window a policy returned
- * @vma_start: first file index the faulting VMA maps
- * @vma_end: file index just past it
- * @file_pages: pages of the file, the last one partial (0: empty)
- * @max_size: the largest window the kernel reads, ra_policy_max_pages()
- * @max_order: the largest folio order, ra_policy_max_order()
+ * @b: the fault's bounds
  *
  * The rules of the hook series' filemap_ra_policy_window_ok(), which
  * checks every replaced window: refused when it reads nothing inside the
- * file and the VMA, else cut to both, to @max_size, its marker into it and
- * its order to @max_order. The module applies nothing; it counts, for a
- * policy it does not control (a BPF program), what the kernel changed.
+ * file and the VMA, or at a miss when it does not hold the faulting page;
+ * else cut to both, to @b->max_size (keeping the faulting page at a miss),
+ * past the marked folio at the asynchronous point when it holds that folio
+ * and more, its marker into it and its order to @b->max_order. The module
+ * applies nothing; it counts, for a policy it does not control (a BPF
+ * program), what the kernel changed.
  */
-bool rap_window_cut(const struct ra_policy_window *win, pgoff_t vma_start,
-		    pgoff_t vma_end, pgoff_t file_pages, unsigned long max_size,
-		    unsigned int max_order)
+enum rap_window_check rap_window_check(const struct ra_policy_window *win,
+				       const struct rap_window_bounds *b)
 {
 	unsigned long size;
 	pgoff_t start, last;
 
-	if (!file_pages || !win->size || vma_end <= vma_start)
-		return true;
-	last = file_pages - 1 < vma_end - 1 ? file_pages - 1 : vma_end - 1;
+	if (!b->file_pages || !win->size || b->vma_end <= b->vma_start)
+		return RAP_WINDOW_REFUSED;
+	last = b->file_pages < b->vma_end ? b->file_pages - 1 : b->vma_end - 1;
 	if (win->start > last)
-		return true;
+		return RAP_WINDOW_REFUSED;
 	/* the window's last page, computed so that it cannot wrap */
 	if (win->size - 1 < last - win->start)
 		last = win->start + win->size - 1;
-	if (last < vma_start)
-		return true;
-	start = win->start > vma_start ? win->start : vma_start;
-	size = last - start + 1 < max_size ? last - start + 1 : max_size;
-	return start != win->start || size != win->size ||
-	       win->async_size > win->size || win->order > max_order;
+	if (last < b->vma_start)
+		return RAP_WINDOW_REFUSED;
+	start = win->start > b->vma_start ? win->start : b->vma_start;
+	if (!b->async) {
+		if (b->index < start || b->index > last)
+			return RAP_WINDOW_REFUSED;
+		start += (b->index - start) / b->max_size * b->max_size;
+	} else if (b->index >= start && b->index_end <= last) {
+		start = b->index_end;
+	}
+	size = last - start + 1 < b->max_size ? last - start + 1 : b->max_size;
+	if (start != win->start || size != win->size ||
+	    win->async_size > size || win->order > b->max_order)
+		return RAP_WINDOW_CUT;
+	return RAP_WINDOW_KEPT;
 }
 
 /* pmd_hit on a PMD mapping: whether it counts as an mmap hit */

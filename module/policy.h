@@ -121,6 +121,24 @@ struct rap_fault {
 	int arm;			/* and its A/B arm (enum rap_arm) */
 };
 
+/* What the kernel checks a replaced window against (rap_window_check()) */
+struct rap_window_bounds {
+	pgoff_t index;		/* the faulting page */
+	pgoff_t index_end;	/* just past its folio (ra_policy_fault) */
+	bool async;		/* RA_POLICY_ASYNC: that folio is cached */
+	pgoff_t vma_start;	/* file index of the VMA's first page */
+	pgoff_t vma_end;	/* file index just past the VMA */
+	pgoff_t file_pages;	/* the last one partial (0: empty) */
+	unsigned long max_size;	/* ra_policy_max_pages() */
+	unsigned int max_order;	/* ra_policy_max_order() */
+};
+
+enum rap_window_check {
+	RAP_WINDOW_KEPT,	/* read as the policy returned it */
+	RAP_WINDOW_CUT,		/* read, cut down */
+	RAP_WINDOW_REFUSED,	/* not read: the kernel reads its default */
+};
+
 /* What the policies did, for the statistics */
 enum rap_decision {
 	RAP_DID_DESCENDING_THP	= 1 << 0,
@@ -221,9 +239,8 @@ bool rap_descending(const struct rap_cache_view *view, pgoff_t index,
 bool rap_decide_window(const struct rap_settings *s, const struct rap_fault *f,
 		       const struct rap_cache_view *view,
 		       struct ra_policy_window *win, unsigned int *decisions);
-bool rap_window_cut(const struct ra_policy_window *win, pgoff_t vma_start,
-		    pgoff_t vma_end, pgoff_t file_pages, unsigned long max_size,
-		    unsigned int max_order);
+enum rap_window_check rap_window_check(const struct ra_policy_window *win,
+				       const struct rap_window_bounds *b);
 bool rap_decide_pmd_hit(const struct rap_settings *s, bool eligible);
 /* A/B: units hash into RAP_AB_BUCKETS buckets, the salt picks arm B's */
 #define RAP_AB_BUCKET_SHIFT	6

@@ -884,58 +884,105 @@ static void rap_case_next_size_ramp(struct rap_test *t)
 	RAP_EXPECT_EQ(t, rap_next_size(4096, 2048), 2048);
 }
 
-/* The kernel's check of replaced windows, as rap_window_cut() mirrors it */
-static void rap_case_window_cut(struct rap_test *t)
+/* The kernel's check of replaced windows, as rap_window_check() mirrors it */
+static void rap_case_window_check(struct rap_test *t)
 {
-	/* a VMA mapping pages [100, 1100) of a 1000-page file */
-	const pgoff_t vs = 100, ve = 1100, pages = 1000;
-	const unsigned int mo = 9;
+	/* a miss on page 250 of a VMA mapping pages [100, 1100) of a 1000-page file */
+	struct rap_window_bounds b = {
+		.index = 250, .index_end = 251, .vma_start = 100,
+		.vma_end = 1100, .file_pages = 1000, .max_size = 1024,
+		.max_order = 9,
+	};
 	struct ra_policy_window w = { .start = 200, .size = 128,
 				      .async_size = 128, .order = 2 };
 
-	RAP_EXPECT_FALSE(t, rap_window_cut(&w, vs, ve, pages, 1024, mo));
+	RAP_EXPECT_EQ(t, rap_window_check(&w, &b), RAP_WINDOW_KEPT);
 	/* reads nothing: refused */
 	w.size = 0;
-	RAP_EXPECT(t, rap_window_cut(&w, vs, ve, pages, 1024, mo));
+	RAP_EXPECT_EQ(t, rap_window_check(&w, &b), RAP_WINDOW_REFUSED);
 	w.size = 128;
-	RAP_EXPECT(t, rap_window_cut(&w, vs, ve, 0, 1024, mo));
+	b.file_pages = 0;
+	RAP_EXPECT_EQ(t, rap_window_check(&w, &b), RAP_WINDOW_REFUSED);
+	b.file_pages = 1000;
 	/* past EOF, past the VMA, all below the VMA: refused */
-	w.start = pages;
-	RAP_EXPECT(t, rap_window_cut(&w, vs, ve, pages, 1024, mo));
-	w.start = ve + 1;
-	RAP_EXPECT(t, rap_window_cut(&w, vs, ve, 5000, 1024, mo));
+	w.start = 1000;
+	RAP_EXPECT_EQ(t, rap_window_check(&w, &b), RAP_WINDOW_REFUSED);
+	w.start = 1101;
+	b.file_pages = 5000;
+	RAP_EXPECT_EQ(t, rap_window_check(&w, &b), RAP_WINDOW_REFUSED);
+	b.file_pages = 1000;
 	w.start = 0;
-	w.size = vs;
-	RAP_EXPECT(t, rap_window_cut(&w, vs, ve, pages, 1024, mo));
-	/* overlapping the VMA's start, EOF, the size bound: cut */
-	w.size = vs + 1;
-	RAP_EXPECT(t, rap_window_cut(&w, vs, ve, pages, 1024, mo));
-	w.start = pages - 10;
+	w.size = 100;
+	RAP_EXPECT_EQ(t, rap_window_check(&w, &b), RAP_WINDOW_REFUSED);
+	/* overlapping the VMA's start: cut */
+	w.size = 300;
+	RAP_EXPECT_EQ(t, rap_window_check(&w, &b), RAP_WINDOW_CUT);
+	/* at a miss, a window without the faulting page: refused */
+	w.start = 251;
+	w.size = 128;
+	RAP_EXPECT_EQ(t, rap_window_check(&w, &b), RAP_WINDOW_REFUSED);
+	w.start = 122;
+	RAP_EXPECT_EQ(t, rap_window_check(&w, &b), RAP_WINDOW_REFUSED);
+	w.start = 123;
+	RAP_EXPECT_EQ(t, rap_window_check(&w, &b), RAP_WINDOW_KEPT);
+	/* EOF and the size bound, the faulting page kept: cut */
+	b.index = 995;
+	b.index_end = 996;
+	w.start = 990;
 	w.size = 11;
 	w.async_size = 0;
-	RAP_EXPECT(t, rap_window_cut(&w, vs, ve, pages, 1024, mo));
+	RAP_EXPECT_EQ(t, rap_window_check(&w, &b), RAP_WINDOW_CUT);
 	w.size = 10;
-	RAP_EXPECT_FALSE(t, rap_window_cut(&w, vs, ve, pages, 1024, mo));
-	w.start = vs;
+	RAP_EXPECT_EQ(t, rap_window_check(&w, &b), RAP_WINDOW_KEPT);
+	b.index = 250;
+	b.index_end = 251;
+	b.max_size = 128;
+	w.start = 200;
 	w.size = 129;
-	RAP_EXPECT(t, rap_window_cut(&w, vs, ve, pages, 128, mo));
+	RAP_EXPECT_EQ(t, rap_window_check(&w, &b), RAP_WINDOW_CUT);
+	b.max_size = 1024;
 	/* the largest window does not wrap around */
 	w.size = ~0UL;
-	RAP_EXPECT(t, rap_window_cut(&w, vs, ve, pages, 1024, mo));
+	RAP_EXPECT_EQ(t, rap_window_check(&w, &b), RAP_WINDOW_CUT);
 	w.start = ~0UL;
-	RAP_EXPECT(t, rap_window_cut(&w, vs, ve, pages, 1024, mo));
+	RAP_EXPECT_EQ(t, rap_window_check(&w, &b), RAP_WINDOW_REFUSED);
 	/* a marker past the end, an order no folio has: cut */
-	w.start = vs;
+	w.start = 200;
 	w.size = 128;
 	w.async_size = 129;
-	RAP_EXPECT(t, rap_window_cut(&w, vs, ve, pages, 1024, mo));
+	RAP_EXPECT_EQ(t, rap_window_check(&w, &b), RAP_WINDOW_CUT);
 	w.async_size = 128;
-	w.order = mo + 1;
-	RAP_EXPECT(t, rap_window_cut(&w, vs, ve, pages, 1024, mo));
+	w.order = 10;
+	RAP_EXPECT_EQ(t, rap_window_check(&w, &b), RAP_WINDOW_CUT);
 	/* an empty VMA range */
-	w.order = mo;
-	RAP_EXPECT_FALSE(t, rap_window_cut(&w, vs, ve, pages, 1024, mo));
-	RAP_EXPECT(t, rap_window_cut(&w, vs, vs, pages, 1024, mo));
+	w.order = 9;
+	RAP_EXPECT_EQ(t, rap_window_check(&w, &b), RAP_WINDOW_KEPT);
+	b.vma_end = 100;
+	RAP_EXPECT_EQ(t, rap_window_check(&w, &b), RAP_WINDOW_REFUSED);
+	b.vma_end = 1100;
+	/*
+	 * The marked folio [512, 1024) at the asynchronous point, the file
+	 * 4096 pages: a window holding it and more starts past it; one
+	 * ending in it, or below it, is kept
+	 */
+	b = (struct rap_window_bounds){
+		.index = 512, .index_end = 1024, .async = true,
+		.vma_end = 4096, .file_pages = 4096, .max_size = 1024,
+		.max_order = 9,
+	};
+	w = (struct ra_policy_window){ .start = 512, .size = 1024,
+				       .async_size = 512, .order = 9 };
+	RAP_EXPECT_EQ(t, rap_window_check(&w, &b), RAP_WINDOW_CUT);
+	w.start = 1024;
+	RAP_EXPECT_EQ(t, rap_window_check(&w, &b), RAP_WINDOW_KEPT);
+	w.start = 512;
+	w.size = 1;
+	w.async_size = 0;
+	RAP_EXPECT_EQ(t, rap_window_check(&w, &b), RAP_WINDOW_KEPT);
+	w.size = 512;
+	RAP_EXPECT_EQ(t, rap_window_check(&w, &b), RAP_WINDOW_KEPT);
+	w.start = 0;
+	RAP_EXPECT_EQ(t, rap_window_check(&w, &b), RAP_WINDOW_KEPT);
 }
 
 /*
@@ -1032,7 +1079,7 @@ static const struct rap_case rap_cases[] = {
 	{ "stream_turns_around", rap_case_stream_turns_around },
 	{ "around_window_below", rap_case_around_window_below },
 	{ "next_size_ramp", rap_case_next_size_ramp },
-	{ "window_cut", rap_case_window_cut },
+	{ "window_check", rap_case_window_check },
 };
 
 #endif /* RAPOLICY_POLICY_CASES_H */

@@ -64,7 +64,11 @@ tap $? "hostile mode=none: walks complete"
 none=$out
 echo "$none" | sed '/^$/d; s/^/# none: /'
 
-for mode in zero_size beyond_eof wrap; do
+# away reads, at every miss, the ra_pages after the faulting page, which
+# filemap_fault() would follow with a read of the faulting page alone: a
+# window without the faulting page is refused like the others (before the
+# fix every page of the reverse walks was a major fault of its own).
+for mode in zero_size beyond_eof wrap away; do
 	load_hostile "$mode" && walks && same_as_none
 	tap $? "hostile $mode: refused, the default window is read"
 done
@@ -124,6 +128,19 @@ load_hostile none && walk huge forward "$f" && none_pmd=$walk_pmd_kb &&
 	[ "$none_pmd" -gt 0 ] && [ "$walk_pmd_kb" -eq 0 ] &&
 	[ "$walk_sectors" -le $((FILE_SECTORS + SECTOR_SLACK)) ]
 tap $? "hostile order_low: an order_once window reads its own order ($walk_pmd_kb KiB PMD-mapped, mode=none ${none_pmd:-?}; $walk_sectors sectors)"
+
+# async_here, at every marker, keeps the default window's start, the
+# faulting page in the marked folio, and asks for the largest window of
+# the largest folios. The marked folio is cached: a window read from it
+# stopped there, and page_cache_ra_order() read the rest in order-0
+# folios through do_page_cache_ra(), so that only the first two folios of
+# the walk, which the miss reads, could be PMD-mapped. The kernel starts
+# the window past the marked folio: the walk maps with PMDs at least half
+# of what mode=none maps, each page read once.
+load_hostile async_here && walk huge forward "$f" &&
+	[ "${none_pmd:-0}" -gt 0 ] && [ "$walk_pmd_kb" -ge $((none_pmd / 2)) ] &&
+	[ "$walk_sectors" -le $((FILE_SECTORS + SECTOR_SLACK)) ]
+tap $? "hostile async_here: a window from the marked folio starts past it ($walk_pmd_kb KiB PMD-mapped, mode=none ${none_pmd:-?}; $walk_sectors sectors)"
 
 # cut_marked bounds every read-around miss right after its window's
 # marked page, ra_pages / 4 above the miss. A read cut short by the bound
