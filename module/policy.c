@@ -502,10 +502,10 @@ bool rap_decide_window(const struct rap_settings *s, const struct rap_fault *f,
  *
  * The rules of the hook series' filemap_ra_policy_window_ok(), which
  * checks every replaced window: refused when it reads nothing inside the
- * file and the VMA, or at a miss when it does not hold the faulting page;
- * else cut to both, to @b->max_size (keeping the faulting page at a miss),
- * past the marked folio at the asynchronous point when it holds that folio
- * and more, its marker into it and its order to @b->max_order. The module
+ * file and the VMA, else cut to both, to @b->max_size (keeping the faulting
+ * page at a miss if it held it), past the marked folio at the asynchronous
+ * point when it holds that folio and more, its marker into it and its order
+ * to @b->max_order. The module
  * applies nothing; it counts, for a policy it does not control (a BPF
  * program), what the kernel changed.
  */
@@ -526,13 +526,10 @@ enum rap_window_check rap_window_check(const struct ra_policy_window *win,
 	if (last < b->vma_start)
 		return RAP_WINDOW_REFUSED;
 	start = win->start > b->vma_start ? win->start : b->vma_start;
-	if (!b->async) {
-		if (b->index < start || b->index > last)
-			return RAP_WINDOW_REFUSED;
+	if (!b->async && b->index >= start && b->index <= last)
 		start += (b->index - start) / b->max_size * b->max_size;
-	} else if (b->index >= start && b->index_end <= last) {
+	else if (b->async && b->index >= start && b->index_end <= last)
 		start = b->index_end;
-	}
 	size = last - start + 1 < b->max_size ? last - start + 1 : b->max_size;
 	if (start != win->start || size != win->size ||
 	    win->async_size > size || win->order > b->max_order)

@@ -28,7 +28,6 @@ enum rap_hostile_mode {
 	HOSTILE_WHOLE_FILE,	/* the whole file, around any VMA, marked */
 	HOSTILE_ORDER_LOW,	/* VM_HUGEPAGE misses: order 0 once, no marker */
 	HOSTILE_CUT_MARKED,	/* misses: bound right after the marked page */
-	HOSTILE_AWAY,		/* misses: the ra_pages after the faulting page */
 	HOSTILE_ASYNC_HERE,	/* markers: the default start, the largest window */
 };
 
@@ -44,13 +43,12 @@ static const char * const rap_hostile_modes[] = {
 	[HOSTILE_WHOLE_FILE] = "whole_file",
 	[HOSTILE_ORDER_LOW] = "order_low",
 	[HOSTILE_CUT_MARKED] = "cut_marked",
-	[HOSTILE_AWAY] = "away",
 	[HOSTILE_ASYNC_HERE] = "async_here",
 };
 
 static char *mode = "none";
 module_param(mode, charp, 0444);
-MODULE_PARM_DESC(mode, "none, zero_size, beyond_eof, wrap, huge_size, async_over, order, max_index_zero, whole_file, order_low, cut_marked, away, async_here");
+MODULE_PARM_DESC(mode, "none, zero_size, beyond_eof, wrap, huge_size, async_over, order, max_index_zero, whole_file, order_low, cut_marked, async_here");
 
 static int rap_hostile_mode;
 
@@ -104,13 +102,6 @@ static bool rap_hostile_ra(const struct ra_policy_fault *fault,
 			return false;
 		win->max_index = win->start + win->size - win->async_size;
 		return false;
-	case HOSTILE_AWAY:
-		if (fault->point == RA_POLICY_ASYNC)
-			return false;
-		win->start = fault->index + 1;
-		win->size = fault->ra_pages;
-		win->async_size = 0;
-		return true;
 	case HOSTILE_ASYNC_HERE:
 		if (fault->point != RA_POLICY_ASYNC)
 			return false;

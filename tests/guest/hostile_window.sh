@@ -64,11 +64,7 @@ tap $? "hostile mode=none: walks complete"
 none=$out
 echo "$none" | sed '/^$/d; s/^/# none: /'
 
-# away reads, at every miss, the ra_pages after the faulting page, which
-# filemap_fault() would follow with a read of the faulting page alone: a
-# window without the faulting page is refused like the others (before the
-# fix every page of the reverse walks was a major fault of its own).
-for mode in zero_size beyond_eof wrap away; do
+for mode in zero_size beyond_eof wrap; do
 	load_hostile "$mode" && walks && same_as_none
 	tap $? "hostile $mode: refused, the default window is read"
 done
