@@ -148,7 +148,7 @@ for ra in 128 8192; do
 		case $ra.$(uname -r) in
 		128.6.12.*)
 			# Open on 6.12 (docs/STREAMS.md, "On the kernel")
-			tap_skip "$what" "on 6.12 the tracker takes about twice stock's faults at 128 (515 against 251): it takes the scan for strides of -65, one a run offset, replaying one page a marker, where 7.3 finds the descent (docs/STREAMS.md, \"On the kernel\"); its sectors are asserted above"
+			tap_skip "$what" "on 6.12 the tracker takes about twice stock's faults at 128 (515 against 251): it takes the scan for strides of -65, one a run offset, replaying one page a marker, where 7.3 finds the descent (docs/STREAMS.md, \"Generated patterns\"); its sectors are asserted above"
 			;;
 		*)
 			[ "$(val major_faults)" -le "$off_faults" ]
