@@ -888,102 +888,82 @@ static void rap_case_next_size_ramp(struct rap_test *t)
 static void rap_case_window_check(struct rap_test *t)
 {
 	/* a miss on page 250 of a VMA mapping pages [100, 1100) of a 1000-page file */
-	struct rap_window_bounds b = {
+	const struct rap_window_bounds miss = {
 		.index = 250, .index_end = 251, .vma_start = 100,
 		.vma_end = 1100, .file_pages = 1000, .max_size = 1024,
 		.max_order = 9,
 	};
-	struct ra_policy_window w = { .start = 200, .size = 128,
-				      .async_size = 128, .order = 2 };
-
-	RAP_EXPECT_EQ(t, rap_window_check(&w, &b), RAP_WINDOW_KEPT);
-	/* reads nothing: refused */
-	w.size = 0;
-	RAP_EXPECT_EQ(t, rap_window_check(&w, &b), RAP_WINDOW_REFUSED);
-	w.size = 128;
-	b.file_pages = 0;
-	RAP_EXPECT_EQ(t, rap_window_check(&w, &b), RAP_WINDOW_REFUSED);
-	b.file_pages = 1000;
-	/* past EOF, past the VMA, all below the VMA: refused */
-	w.start = 1000;
-	RAP_EXPECT_EQ(t, rap_window_check(&w, &b), RAP_WINDOW_REFUSED);
-	w.start = 1101;
-	b.file_pages = 5000;
-	RAP_EXPECT_EQ(t, rap_window_check(&w, &b), RAP_WINDOW_REFUSED);
-	b.file_pages = 1000;
-	w.start = 0;
-	w.size = 100;
-	RAP_EXPECT_EQ(t, rap_window_check(&w, &b), RAP_WINDOW_REFUSED);
-	/* overlapping the VMA's start: cut */
-	w.size = 300;
-	RAP_EXPECT_EQ(t, rap_window_check(&w, &b), RAP_WINDOW_CUT);
-	/* at a miss, a window without the faulting page: read (a stride's) */
-	w.start = 251;
-	w.size = 128;
-	RAP_EXPECT_EQ(t, rap_window_check(&w, &b), RAP_WINDOW_KEPT);
-	/* one that holds it, cut to the size bound: the part holding it */
-	b.max_size = 32;
-	w.start = 200;
-	RAP_EXPECT_EQ(t, rap_window_check(&w, &b), RAP_WINDOW_CUT);
-	b.max_size = 1024;
-	/* EOF and the size bound, the faulting page kept: cut */
-	b.index = 995;
-	b.index_end = 996;
-	w.start = 990;
-	w.size = 11;
-	w.async_size = 0;
-	RAP_EXPECT_EQ(t, rap_window_check(&w, &b), RAP_WINDOW_CUT);
-	w.size = 10;
-	RAP_EXPECT_EQ(t, rap_window_check(&w, &b), RAP_WINDOW_KEPT);
-	b.index = 250;
-	b.index_end = 251;
-	b.max_size = 128;
-	w.start = 200;
-	w.size = 129;
-	RAP_EXPECT_EQ(t, rap_window_check(&w, &b), RAP_WINDOW_CUT);
-	b.max_size = 1024;
-	/* the largest window does not wrap around */
-	w.size = ~0UL;
-	RAP_EXPECT_EQ(t, rap_window_check(&w, &b), RAP_WINDOW_CUT);
-	w.start = ~0UL;
-	RAP_EXPECT_EQ(t, rap_window_check(&w, &b), RAP_WINDOW_REFUSED);
-	/* a marker past the end, an order no folio has: cut */
-	w.start = 200;
-	w.size = 128;
-	w.async_size = 129;
-	RAP_EXPECT_EQ(t, rap_window_check(&w, &b), RAP_WINDOW_CUT);
-	w.async_size = 128;
-	w.order = 10;
-	RAP_EXPECT_EQ(t, rap_window_check(&w, &b), RAP_WINDOW_CUT);
-	/* an empty VMA range */
-	w.order = 9;
-	RAP_EXPECT_EQ(t, rap_window_check(&w, &b), RAP_WINDOW_KEPT);
-	b.vma_end = 100;
-	RAP_EXPECT_EQ(t, rap_window_check(&w, &b), RAP_WINDOW_REFUSED);
-	b.vma_end = 1100;
-	/*
-	 * The marked folio [512, 1024) at the asynchronous point, the file
-	 * 4096 pages: a window holding it and more starts past it; one
-	 * ending in it, or below it, is kept
-	 */
-	b = (struct rap_window_bounds){
+	/* the marked folio [512, 1024) at the async point, a 4096-page file */
+	const struct rap_window_bounds marker = {
 		.index = 512, .index_end = 1024, .async = true,
 		.vma_end = 4096, .file_pages = 4096, .max_size = 1024,
 		.max_order = 9,
 	};
-	w = (struct ra_policy_window){ .start = 512, .size = 1024,
-				       .async_size = 512, .order = 9 };
-	RAP_EXPECT_EQ(t, rap_window_check(&w, &b), RAP_WINDOW_CUT);
-	w.start = 1024;
-	RAP_EXPECT_EQ(t, rap_window_check(&w, &b), RAP_WINDOW_KEPT);
-	w.start = 512;
-	w.size = 1;
-	w.async_size = 0;
-	RAP_EXPECT_EQ(t, rap_window_check(&w, &b), RAP_WINDOW_KEPT);
-	w.size = 512;
-	RAP_EXPECT_EQ(t, rap_window_check(&w, &b), RAP_WINDOW_KEPT);
-	w.start = 0;
-	RAP_EXPECT_EQ(t, rap_window_check(&w, &b), RAP_WINDOW_KEPT);
+	static const struct {
+		pgoff_t start;
+		unsigned long size, async_size;
+		unsigned int order;
+		bool async;		/* against marker, else miss */
+		pgoff_t index, vma_end, file_pages;	/* 0: the bounds' */
+		unsigned long max_size;			/* 0: the bounds' */
+		enum rap_window_check want;
+	} c[] = {
+		{ 200, 128, 128, 2, .want = RAP_WINDOW_KEPT },
+		/* reads nothing: refused */
+		{ 200, 0, 0, 2, .want = RAP_WINDOW_REFUSED },
+		{ 200, 128, 128, 2, .file_pages = ~0UL, .want = RAP_WINDOW_REFUSED },
+		/* past EOF, past the VMA, all below the VMA: refused */
+		{ 1000, 128, 128, 2, .want = RAP_WINDOW_REFUSED },
+		{ 1101, 128, 128, 2, .file_pages = 5000, .want = RAP_WINDOW_REFUSED },
+		{ 0, 100, 100, 2, .want = RAP_WINDOW_REFUSED },
+		/* overlapping the VMA's start: cut */
+		{ 0, 300, 128, 2, .want = RAP_WINDOW_CUT },
+		/* at a miss, a window without the faulting page: read (a stride's) */
+		{ 251, 128, 128, 2, .want = RAP_WINDOW_KEPT },
+		/* one that holds it, cut to the size bound: the part holding it */
+		{ 200, 128, 128, 2, .max_size = 32, .want = RAP_WINDOW_CUT },
+		/* EOF, the faulting page kept */
+		{ 990, 11, 0, 2, .index = 995, .want = RAP_WINDOW_CUT },
+		{ 990, 10, 0, 2, .index = 995, .want = RAP_WINDOW_KEPT },
+		/* the largest window does not wrap around */
+		{ 100, ~0UL, 0, 2, .want = RAP_WINDOW_CUT },
+		{ ~0UL, ~0UL, 0, 2, .want = RAP_WINDOW_REFUSED },
+		/* a marker past the end, an order no folio has: cut */
+		{ 200, 128, 129, 2, .want = RAP_WINDOW_CUT },
+		{ 200, 128, 128, 10, .want = RAP_WINDOW_CUT },
+		/* an empty VMA range */
+		{ 200, 128, 128, 9, .vma_end = 100, .want = RAP_WINDOW_REFUSED },
+		/*
+		 * At the marker: a window holding the marked folio and more
+		 * starts past it; one ending in it, or below it, is kept
+		 */
+		{ 512, 1024, 512, 9, true, .want = RAP_WINDOW_CUT },
+		{ 1024, 1024, 512, 9, true, .want = RAP_WINDOW_KEPT },
+		{ 512, 1, 0, 0, true, .want = RAP_WINDOW_KEPT },
+		{ 512, 512, 0, 9, true, .want = RAP_WINDOW_KEPT },
+		{ 0, 512, 0, 9, true, .want = RAP_WINDOW_KEPT },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		struct rap_window_bounds b = c[i].async ? marker : miss;
+		const struct ra_policy_window w = {
+			.start = c[i].start, .size = c[i].size,
+			.async_size = c[i].async_size, .order = c[i].order,
+		};
+
+		if (c[i].index) {
+			b.index = c[i].index;
+			b.index_end = c[i].index + 1;
+		}
+		if (c[i].vma_end)
+			b.vma_end = c[i].vma_end;
+		if (c[i].file_pages)
+			b.file_pages = c[i].file_pages == ~0UL ? 0 : c[i].file_pages;
+		if (c[i].max_size)
+			b.max_size = c[i].max_size;
+		RAP_EXPECT_EQ(t, rap_window_check(&w, &b), c[i].want);
+	}
 }
 
 /*
