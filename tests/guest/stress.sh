@@ -129,24 +129,22 @@ walker() {
 		fi
 		# A walk in a small memcg can take a minute under KASAN/TCG:
 		# stop it at the end (SIGTERM: rawalk undoes its memcg first).
-		left=$((stop_at - $(now_s)))
-		[ "$left" -gt 0 ] || break
-		timeout -s TERM "$left" rawalk --pattern "$pattern" --advice "$advice" \
-			$cache $memcg "$f" >"$STATE/walker-$i.out" 2>&1
-		rc=$?
 		# --cold drops the file's pages first, and khugepaged, which
 		# this load keeps collapsing the walked files, may still hold
 		# folios of an earlier walk of the file (collapse_file()): such
 		# a run is tried once more, and counted; twice is a failure
-		if [ $rc = 1 ] && [ "$cache" = --cold ] && ! stopping &&
-			grep -q 'still in the page cache after POSIX_FADV_DONTNEED' "$STATE/walker-$i.out"; then
-			again=$((again + 1))
+		try=0
+		while :; do
 			left=$((stop_at - $(now_s)))
-			[ "$left" -gt 0 ] || break
+			[ "$left" -gt 0 ] || break 2
 			timeout -s TERM "$left" rawalk --pattern "$pattern" --advice "$advice" \
 				$cache $memcg "$f" >"$STATE/walker-$i.out" 2>&1
 			rc=$?
-		fi
+			[ $try = 0 ] && [ $rc = 1 ] && [ "$cache" = --cold ] && ! stopping &&
+				grep -q 'still in the page cache after POSIX_FADV_DONTNEED' "$STATE/walker-$i.out" ||
+				break
+			try=1 again=$((again + 1))
+		done
 		if [ $rc = 143 ] && stopping; then
 			cut=$((cut + 1))
 			break
