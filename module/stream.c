@@ -16,11 +16,6 @@
  */
 #include "stream.h"
 
-static unsigned long rap_div_up(unsigned long n, unsigned long d)
-{
-	return n / d + !!(n % d);
-}
-
 static bool rap_stream_key_eq(const struct rap_stream_key *a,
 			      const struct rap_stream_key *b)
 {
@@ -274,6 +269,34 @@ static bool rap_blocks_between(const struct rap_stream_fault *f,
 	return true;
 }
 
+/*
+ * Whether a read-around miss a stride below a backward reader's last touch
+ * starts a run it walks upwards, as a B-tree's reverse scan walks the
+ * leaves above a branch page: every fault-around block of the stride above
+ * the last touch mapped, no end of one of the stride above the miss. A
+ * strided reader maps no block between touches; one whose misses stock's
+ * windows thinned out, every block below its last miss; a random one, some.
+ */
+static bool rap_stream_walked_up(const struct rap_stream *s,
+				 const struct rap_stream_fault *f,
+				 const struct rap_cache_view *view)
+{
+	unsigned long fa = f->fault_around_pages ? f->fault_around_pages : 1;
+	pgoff_t hi = s->last + rap_stream_step(s), p;
+
+	if (s->delta >= 0 || f->kind != RAP_MAP_AROUND || !view->mapped ||
+	    hi / fa < s->last / fa + 2 || s->last / fa < f->index / fa + 2 ||
+	    rap_stream_step(s) > min(f->max_pages + fa, RAP_STREAM_SCAN * fa) ||
+	    !rap_blocks_between(f, view, s->last, hi, true))
+		return false;
+	for (p = (f->index | (fa - 1)) + 1; p + fa <= (s->last & ~(fa - 1));
+	     p += fa)
+		if (view->mapped(view->ctx, p) ||
+		    view->mapped(view->ctx, p + fa - 1))
+			return false;
+	return true;
+}
+
 static enum rap_stream_match rap_stream_match(const struct rap_stream *s,
 					      const struct rap_stream_fault *f,
 					      struct rap_stream_nbr *nbr)
@@ -288,7 +311,8 @@ static enum rap_stream_match rap_stream_match(const struct rap_stream *s,
 	    !rap_stream_key_eq(&s->key, &f->key) || !dist)
 		return RAP_MATCH_NONE;
 	if (s->delta && (long)(f->index - s->last) == s->delta)
-		return RAP_MATCH_STRIDE;
+		return rap_stream_walked_up(s, f, nbr->view) ?
+		       RAP_MATCH_DESCENT : RAP_MATCH_STRIDE;
 	/*
 	 * A confirmed stream that reads a window a touch marks the page it
 	 * predicts its reader touches next; a reader whose records are not
@@ -473,14 +497,14 @@ static bool rap_stream_touch_from(const struct rap_stream *s, pgoff_t last,
 
 	if (s->delta > 0) {
 		if (edge > last)
-			k = rap_div_up(edge - last, step);
+			k = DIV_ROUND_UP(edge - last, step);
 		if (k > (ULONG_MAX - last) / step)
 			return false;
 		*p = last + k * step;
 		return true;
 	}
 	if (edge < last)
-		k = rap_div_up(last - edge, step);
+		k = DIV_ROUND_UP(last - edge, step);
 	if (k > last / step)
 		return false;
 	*p = last - k * step;

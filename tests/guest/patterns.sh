@@ -144,17 +144,8 @@ for ra in 128 8192; do
 	# window; on, a stream reads the scan as a walker's span and takes
 	# no more misses than that (docs/STREAMS.md, "How it reads")
 	if off_on "btree index reverse scan" btree 64 "$f0"; then
-		what="btree index reverse scan, read_ahead_kb $ra: $(val major_faults) major faults, off $off_faults"
-		case $ra.$(uname -r) in
-		128.6.12.*)
-			# Open on 6.12 (docs/STREAMS.md, "On the kernel")
-			tap_skip "$what" "on 6.12 the tracker takes about twice stock's faults at 128 (515 against 251): it takes the scan for strides of -65, one a run offset, replaying one page a marker, where 7.3 finds the descent (docs/STREAMS.md, \"Generated patterns\"); its sectors are asserted above"
-			;;
-		*)
-			[ "$(val major_faults)" -le "$off_faults" ]
-			tap $? "$what"
-			;;
-		esac
+		[ "$(val major_faults)" -le "$off_faults" ]
+		tap $? "btree index reverse scan, read_ahead_kb $ra: $(val major_faults) major faults, off $off_faults"
 	fi
 
 	# A backward stride of 40 pages, half its touches a page off their

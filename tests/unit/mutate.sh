@@ -15,7 +15,7 @@ mkdir -p "$out"
 
 # name|what it removes|perl substitution on module/stream.c
 mutants=$(cat <<'EOF'
-match-stride|the stride match (exactly one stride on)|s/return RAP_MATCH_STRIDE;/;/
+match-stride|the stride match (exactly one stride on)|s/return (rap_stream_walked_up\(s, f, nbr->view\)) \?\n\t\t       RAP_MATCH_DESCENT : RAP_MATCH_STRIDE;/if ($1)\n\t\t\treturn RAP_MATCH_DESCENT;/
 match-skip|the skip match (a few strides on)|s/return RAP_MATCH_SKIP;/;/
 match-jitter|the jitter match (a miss beside the marker of a stream's next touch)|s/return RAP_MATCH_JITTER;/;/
 jitter-walked|a jitter match only if its reader did not walk its last stride|s/\t    !rap_blocks_between\(f, nbr->view, s->last,\n[^\n]*\n[^\n]*, true\)\)\n/\t    true)\n/
@@ -49,6 +49,8 @@ took-inherit|an evicted stream's count passed to the file's stream in its way|s/
 took-skip|the touches a skip match passed counted|s/if \(how == RAP_MATCH_SKIP && !s->span\)\n\t\trap_stream_took/if (false)\n\t\trap_stream_took/
 took-skip-own|a skip match's touches counted whatever window served them|s/min\(rap_absdiff\(f->index, s->last\) -\n\t\t\t\t\t  rap_stream_step\(s\),\n\t\t\t\t\t  max\(s->window, rap_stream_step\(s\)\)\)/rap_absdiff(f->index, s->last) - rap_stream_step(s)/
 took-forward|a forward span's progress counted (stock follows its marker without a miss)|s/if \(!s->span \|\| s->delta < 0\)\n\t\trap_stream_took/rap_stream_took/
+rule-walked-up|a stride's miss below a run its reader walked read as a descent (a B-tree's branch pages)|s/(static bool rap_stream_walked_up\([^{]*\{\n[^\n]*\n[^\n]*\n)/$1\treturn false;\n/
+walked-up-ends|both ends of a block above such a miss looked at (its first page only)|s/ \|\|\n\t\t    view->mapped\(view->ctx, p \+ fa - 1\)\)/)/
 rule-walked|a backward walker read as a span|s/(static bool rap_stream_walked\([^{]*\{\n[^\n]*\n[^\n]*\n[^\n]*\n)/$1\treturn false;\n/
 rule-above|a walker's pages above its miss cached but not touched (nothing cached there only)|s/(\tif \(!view->has_range\(view->ctx, f->index \+ 1, f->index \+ 2 \* fa\)\)\n\t\treturn true;\n)/$1\treturn false;\n/
 rule-around|stock's window around a strided touch|s/(static bool rap_stream_around\([^{]*\{\n)/$1\treturn false;\n/
