@@ -1673,7 +1673,29 @@ static void rap_case_stream_forward_follows_stock(struct rap_test *t)
 }
 
 /*
- * A B-tree index's reverse scan: runs of 26 to 256 pages, each read
+ * patwalk btree's walk over @pages pages at read_ahead_kb 4 * @ra, without
+ * the tracker (rap_sim_a) and with it (rap_sim_b): runs of @run pages,
+ * each read upwards from the branch page just below it, each run below
+ * the one before
+ */
+static void rap_sim_btree(unsigned long pages, unsigned long ra,
+			  unsigned long run)
+{
+	pgoff_t base, k;
+
+	rap_sim_init(&rap_sim_a, pages, ra, RAP_MAP_AROUND, false);
+	rap_sim_init(&rap_sim_b, pages, ra, RAP_MAP_AROUND, true);
+	for (base = pages - run; base > run; base -= run + 1)
+		for (k = 0; k <= run; k++) {
+			pgoff_t p = k ? base + k - 1 : base - 1;
+
+			rap_sim_touch(&rap_sim_a, p);
+			rap_sim_touch(&rap_sim_b, p);
+		}
+}
+
+/*
+ * A B-tree index's reverse scan: runs of 15 to 256 pages, each read
  * upwards from the branch page just below it, each run below the one
  * before: no more misses than stock, and no more pages but for two
  * windows (the guest's patterns.sh runs it on the kernel). At
@@ -1703,22 +1725,10 @@ static void rap_case_stream_btree_index_reverse(struct rap_test *t)
 		{ 32, 256, 8 }, { 2048, 31, 0 }, { 2048, 64, 8 },
 		{ 2048, 128, 8 }, { 2048, 256, 8 },
 	};
-	const unsigned long pages = 16384;
-	unsigned int i, k;
-	pgoff_t base;
+	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(scans); i++) {
-		unsigned long ra = scans[i].ra, run = scans[i].run;
-
-		rap_sim_init(&rap_sim_a, pages, ra, RAP_MAP_AROUND, false);
-		rap_sim_init(&rap_sim_b, pages, ra, RAP_MAP_AROUND, true);
-		for (base = pages - run; base > run; base -= run + 1)
-			for (k = 0; k <= run; k++) {
-				pgoff_t p = k ? base + k - 1 : base - 1;
-
-				rap_sim_touch(&rap_sim_a, p);
-				rap_sim_touch(&rap_sim_b, p);
-			}
+		rap_sim_btree(16384, scans[i].ra, scans[i].run);
 		RAP_EXPECT_LE(t, rap_sim_b.misses, rap_sim_a.misses);
 		RAP_EXPECT_LE(t, rap_sim_b.pages_read,
 			      rap_sim_a.pages_read + 2 * RAP_SIM_MAX);

@@ -515,26 +515,14 @@ static void rap_host_case_btree_runs(struct rap_test *t)
 	static const struct {
 		unsigned long ra, open[2];
 	} ras[] = { { 32, { 13, 14 } }, { 2048, { 24, 40 } } };
-	const unsigned long pages = 16384;
-	unsigned long run, k;
+	unsigned long run;
 	unsigned int r;
-	pgoff_t base;
 
 	for (r = 0; r < ARRAY_SIZE(ras); r++) {
 		for (run = 8; run <= 472; run += run < 80 ? 1 : run / 4) {
 			if (run == ras[r].open[0] || run == ras[r].open[1])
 				continue;
-			rap_sim_init(&rap_sim_a, pages, ras[r].ra,
-				     RAP_MAP_AROUND, false);
-			rap_sim_init(&rap_sim_b, pages, ras[r].ra,
-				     RAP_MAP_AROUND, true);
-			for (base = pages - run; base > run; base -= run + 1)
-				for (k = 0; k <= run; k++) {
-					pgoff_t p = k ? base + k - 1 : base - 1;
-
-					rap_sim_touch(&rap_sim_a, p);
-					rap_sim_touch(&rap_sim_b, p);
-				}
+			rap_sim_btree(16384, ras[r].ra, run);
 			RAP_EXPECT_LE(t, rap_sim_b.misses, rap_sim_a.misses);
 			RAP_EXPECT_LE(t, rap_sim_b.pages_read,
 				      rap_sim_a.pages_read + 2 * RAP_SIM_MAX);
