@@ -827,17 +827,6 @@ static bool rap_stream_replay(struct rap_stream *s,
 	return rap_stream_replay_at(s, f, p, win);
 }
 
-/* The first page beyond the faulting folio in the stream's direction */
-static pgoff_t rap_stream_edge(const struct rap_stream *s,
-			       const struct rap_stream_fault *f)
-{
-	unsigned long unit = 1UL << s->unit_order;
-
-	if (s->delta > 0)
-		return (f->index | (unit - 1)) + 1;
-	return (f->index & ~(unit - 1)) - 1;
-}
-
 static unsigned long rap_stream_max(const struct rap_stream *s,
 				    const struct rap_stream_fault *f)
 {
@@ -925,10 +914,12 @@ static bool rap_stream_walked(const struct rap_stream *s,
  * A miss that continues a confirmed stream. A dense reader, one of a step
  * of one page, or (VM_SEQ_READ) one of a step of at most stock's window
  * gets the span from the fault on (in folios of a fault-around block if
- * dense, else as large as the step); the first window is twice stock's
- * (or two steps). Any other reader gets stock's window at its next touch:
- * read-around and VM_HUGEPAGE read the faulting page only after
- * MMAP_LOTSAMISS misses, and a forward span stops there too.
+ * dense, else as large as the step); the first window is twice stock's,
+ * or two steps where its reader walked the last one (every fault-around
+ * block between its last two misses mapped; random misses continuing
+ * cached ranges walk none). Any other reader gets stock's window at its
+ * next touch: read-around and VM_HUGEPAGE read the faulting page only
+ * after MMAP_LOTSAMISS misses, and a forward span stops there too.
  */
 static bool rap_stream_sync(struct rap_stream *s,
 			    const struct rap_stream_fault *f,
@@ -976,6 +967,9 @@ static bool rap_stream_sync(struct rap_stream *s,
 		min(rap_order_up(s->dense ? f->fault_around_pages : step),
 		    f->max_order);
 	s->unit_order = order;
+	if (step > f->stock_pages &&
+	    !rap_blocks_between(f, view, f->index - s->delta, f->index, true))
+		step = 0;
 	s->window = max(2 * max(f->stock_pages, step), 2UL << order);
 	s->window = min(s->window, rap_stream_max(s, f));
 	if (!s->window)
@@ -995,7 +989,10 @@ static bool rap_stream_sync(struct rap_stream *s,
 	    f->index >= ((stock_end - 1) | ((1UL << order) - 1)) + 1 -
 			 s->window)
 		from = stock_end - 1;
-	if (!rap_stream_span(s, f, view, from, rap_stream_edge(s, f), win))
+	/* marked beyond the faulting folio, in the stream's direction */
+	p = s->delta > 0 ? (f->index | ((1UL << order) - 1)) + 1 :
+			   (f->index & ~((1UL << order) - 1)) - 1;
+	if (!rap_stream_span(s, f, view, from, p, win))
 		return false;
 	*did |= RAP_STREAM_DID_SYNC;
 	return true;

@@ -463,7 +463,7 @@ static void rap_case_stream_dense_jumps(struct rap_test *t)
 	/* the resumptions as traced: 16442, 16332, 16105 */
 	static const unsigned long down[] = { 0, 110, 337 };
 	const unsigned long sub = 227, ra = 32;
-	pgoff_t top = RAP_SIM_PAGES - 100, r, i;
+	pgoff_t top = RAP_SIM_PAGES - 100, r, i, prev = top + 17;
 	struct ra_policy_window win, jump;
 	unsigned int k;
 	bool read = false;
@@ -474,9 +474,10 @@ static void rap_case_stream_dense_jumps(struct rap_test *t)
 	rap_sim_decide(&rap_sim_b, RA_POLICY_SYNC_AROUND, top + 17, &win);
 	for (k = 0; k < 3; k++) {
 		r = top - down[k];
-		/* what the scan came through is cached above the miss */
-		for (i = r + 1; i <= r + ra; i++)
-			rap_sim_b.page[i] = RAP_SIM_CACHED;
+		/* what the scan walked is cached and mapped above the miss */
+		for (i = r + 1; i < prev; i++)
+			rap_sim_b.page[i] = RAP_SIM_CACHED | RAP_SIM_MAPPED;
+		prev = r;
 		win = (struct ra_policy_window){ 0 };
 		read = rap_sim_decide(&rap_sim_b, RA_POLICY_SYNC_AROUND, r,
 				      &win);

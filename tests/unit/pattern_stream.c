@@ -378,13 +378,19 @@ static unsigned int pat_report(unsigned int n, bool claimed, unsigned long bad,
  * block (25579, 49294, 53656, 59628, 72281: a random reader beside a
  * stride, whose touches hit the order-9 marked folios of spans), and
  * until a forward read-around span stopped at stock's estimated give-up
- * (78565: strides of 5 and 8 beside a random reader). Every pinned draw
- * meets invariant 1, whatever its class.
+ * (78565: strides of 5 and 8 beside a random reader); then draws whose
+ * dense streams read twice a miss distance their readers never walked
+ * (21339, a jittered VM_SEQ_READ stride beside another stream: 14305
+ * pages against stock's 9194; 25246, a jittered pool beside a random
+ * reader: 8117 against 4005; 70957, a random reader beside a stride:
+ * 7157 against 4356). Every pinned draw meets invariant 1, whatever its
+ * class.
  */
 static const u32 pat_pinned[] = { 19767, 2866, 3461, 4792, 6021, 6314, 9152,
 				  9564, 17705, 22047, 24314, 24637, 25846,
 				  15535, 13382, 4077, 22332, 25579, 49294,
-				  53656, 59628, 72281, 78565 };
+				  53656, 59628, 72281, 78565, 21339, 25246,
+				  70957 };
 
 int main(int argc, char **argv)
 {
