@@ -247,7 +247,7 @@ static bool rap_stream_descent(const struct rap_stream *s,
  * Whether every fault-around block strictly between those of pages @a and
  * @b is @mapped (or, !@mapped, none is); true when there is none. A
  * reader that touched nothing between them leaves every block unmapped
- * (rap_stream_untouched()); one that walked them, every block mapped (a
+ * (rap_stream_between()); one that walked them, every block mapped (a
  * random reader maps some, not a stride's worth in a row, as
  * rap_stream_descent() tells a run walked).
  */
@@ -699,17 +699,18 @@ static bool rap_stream_span(struct rap_stream *s,
 }
 
 /*
- * Whether its reader touched nothing between the stream's last two misses
- * (rap_blocks_between()): the distance between them is its stride, not
- * the reach of the windows stock read around its touches, which hide a
- * shorter stride (rap_stream_match()'s "shorter").
+ * Whether its reader touched every fault-around block between the
+ * stream's last two misses (@mapped), or none (rap_blocks_between()).
+ * None: the distance between them is its stride, not the reach of the
+ * windows stock read around its touches, which hide a shorter stride
+ * (rap_stream_match()'s "shorter"). Every one: it walked that distance.
  */
-static bool rap_stream_untouched(const struct rap_stream *s,
-				 const struct rap_stream_fault *f,
-				 const struct rap_cache_view *view)
+static bool rap_stream_between(const struct rap_stream *s,
+			       const struct rap_stream_fault *f,
+			       const struct rap_cache_view *view, bool mapped)
 {
 	return rap_blocks_between(f, view, f->index - s->delta, f->index,
-				  false);
+				  mapped);
 }
 
 /*
@@ -946,7 +947,7 @@ static bool rap_stream_sync(struct rap_stream *s,
 		}
 		if (f->kind != RAP_MAP_SEQ &&
 		    !(rap_stream_around(s, f) &&
-		      rap_stream_untouched(s, f, view))) {
+		      rap_stream_between(s, f, view, false))) {
 			s->before = 0;
 			s->window = 1;
 		}
@@ -967,8 +968,7 @@ static bool rap_stream_sync(struct rap_stream *s,
 		min(rap_order_up(s->dense ? f->fault_around_pages : step),
 		    f->max_order);
 	s->unit_order = order;
-	if (step > f->stock_pages &&
-	    !rap_blocks_between(f, view, f->index - s->delta, f->index, true))
+	if (step > f->stock_pages && !rap_stream_between(s, f, view, true))
 		step = 0;
 	s->window = max(2 * max(f->stock_pages, step), 2UL << order);
 	s->window = min(s->window, rap_stream_max(s, f));

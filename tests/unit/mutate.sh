@@ -50,12 +50,12 @@ took-skip|the touches a skip match passed counted|s/if \(how == RAP_MATCH_SKIP &
 took-skip-own|a skip match's touches counted whatever window served them|s/min\(rap_absdiff\(f->index, s->last\) -\n\t\t\t\t\t  rap_stream_step\(s\),\n\t\t\t\t\t  max\(s->window, rap_stream_step\(s\)\)\)/rap_absdiff(f->index, s->last) - rap_stream_step(s)/
 took-forward|a forward span's progress counted (stock follows its marker without a miss)|s/if \(!s->span \|\| s->delta < 0\)\n\t\trap_stream_took/rap_stream_took/
 rule-walked-up|a stride's miss below a run its reader walked read as a descent (a B-tree's branch pages)|s/(static bool rap_stream_walked_up\([^{]*\{\n[^\n]*\n[^\n]*\n)/$1\treturn false;\n/
-rule-step-walked|a dense stream's first window two steps only where its reader walked the last one|s/\tif \(step > f->stock_pages &&\n\t    !rap_blocks_between\(f, view, f->index - s->delta, f->index, true\)\)\n\t\tstep = 0;\n//
+rule-step-walked|a dense stream's first window two steps only where its reader walked the last one|s/\tif \(step > f->stock_pages && !rap_stream_between\(s, f, view, true\)\)\n\t\tstep = 0;\n//
 walked-up-ends|both ends of a block above such a miss looked at (its first page only)|s/ \|\|\n\t\t    view->mapped\(view->ctx, p \+ fa - 1\)\)/)/
 rule-walked|a backward walker read as a span|s/(static bool rap_stream_walked\([^{]*\{\n[^\n]*\n[^\n]*\n[^\n]*\n)/$1\treturn false;\n/
 rule-above|a walker's pages above its miss cached but not touched (nothing cached there only)|s/(\tif \(!view->has_range\(view->ctx, f->index \+ 1, f->index \+ 2 \* fa\)\)\n\t\treturn true;\n)/$1\treturn false;\n/
 rule-around|stock's window around a strided touch|s/(static bool rap_stream_around\([^{]*\{\n)/$1\treturn false;\n/
-rule-untouched|a stride with nothing touched between its misses|s/(static bool rap_stream_untouched\([^{]*\{\n)/$1\treturn true;\n/
+rule-untouched|a stride with nothing touched between its misses|s/rap_stream_between\(s, f, view, false\)/true/
 rule-own-first|a task's own streams first|s/ \| own << 3 \| m;/ | m;/
 rule-stride-any|a stride match of any task's stream first|s/return \(m == RAP_MATCH_STRIDE\) << 4 \| /return /
 rule-fork-nearest|the nearer of two near matches (the first way's forks)|s/ \|\|\n\t\t\t  \(r == rank && m == RAP_MATCH_NEAR &&\n\t\t\t   rap_absdiff\(f->index, s->last\) <\n\t\t\t   rap_absdiff\(f->index, best->last\)\)//
