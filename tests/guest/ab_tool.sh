@@ -143,21 +143,27 @@ grep -q "^verdict: no difference detected at this power" /tmp/ab_tool.report
 tap $? "A/A: no difference detected at this power"
 # Ten more A/A experiments, two periods each (a complementary pair), each
 # from its own 'ab start' (its own key and salt), over noisy walks of the
-# 32 files and the heavy one: the arms' totals differ by chance, and at
-# most one experiment may call a difference (each calls one with
-# probability at most 2.5%, so two or more in 2.5% of runs of this test)
-calls=0 keys= ran=0 ps=
+# 32 files and the heavy one: the arms' totals differ by chance. Each
+# must reach a verdict (not invalid, not short of data), and at most
+# three may call a difference: each calls one with probability at most
+# 2.5% (ab_sim's row for this geometry, docs/AB.md, measures 1-2%), so
+# four or more in under 1 in 10000 runs of this test (at most one would
+# fail 2.5% of them).
+calls=0 verdicts=0 keys= ran=0 ps=
 for e in 1 2 3 4 5 6 7 8 9 10; do
 	periods 2 /tmp/aa$e.samples nowash noisy || break
 	keys="$keys $(cat "$AB/key")"
 	rapolicyctl ab report --samples /tmp/aa$e.samples >/tmp/ab_tool.report || break
 	grep -Eq "^verdict: B (better|worse)" /tmp/ab_tool.report && calls=$((calls + 1))
+	grep -Eq "^verdict: (B (better|worse)|no difference detected at this power)" \
+		/tmp/ab_tool.report && verdicts=$((verdicts + 1))
 	grep '^verdict' /tmp/ab_tool.report | sed "s/^/# A\/A $e: /"
 	ps="$ps $(sed -n 's/^verdict: .*major faults [^]]*], p=\([0-9.e-]*\).*/\1/p' /tmp/ab_tool.report)"
 	ran=$((ran + 1))
 done
-[ $ran = 10 ] && [ $calls -le 1 ] && [ "$(echo $keys | tr ' ' '\n' | sort -u | wc -l)" = 10 ]
-tap $? "ten noisy A/A experiments, ten keys: $calls called a difference"
+[ $ran = 10 ] && [ $verdicts = 10 ] && [ $calls -le 3 ] &&
+	[ "$(echo $keys | tr ' ' '\n' | sort -u | wc -l)" = 10 ]
+tap $? "ten noisy A/A experiments, ten keys, ten verdicts ($verdicts): $calls called a difference"
 distinct=$(echo $ps | tr ' ' '\n' | grep -v '^1$' | sort -u | wc -l)
 [ "$distinct" -ge 5 ]
 tap $? "the ten A/A experiments differ: $distinct distinct p-values below 1 (p:$ps)"
