@@ -347,6 +347,12 @@ static void run(const struct scenario *sc, uint64_t seed, struct tally *t)
 }
 
 #define RUNS 2000
+/*
+ * A row's runs are drawn from a seed of its index (main()): a new row goes
+ * at the end, or every row after it draws other runs. The row "total +5%,
+ * period pairs" calls B better in 0.92% of 16000 runs over eight other
+ * seeds (0.65% to 1.3% a seed), against its check's 1%.
+ */
 static const struct scenario scenarios[] = {
 	{ "A/A, 6 files", 6, 1, 1, 1, 1, 2, false, RUNS, AA, 0, false, 0, 0, 0 },
 	{ "A/A, 200 files", 200, 1, 1, 1, 1, 2, false, RUNS, AA, 0, false, 0, 0, 0 },
