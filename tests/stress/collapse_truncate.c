@@ -14,8 +14,9 @@
  * FILE to 512 KiB and grows it back. Exits 0 after SECONDS (default 60)
  * when no collapse blocked; a hung collapse shows as two tasks in D state
  * (do_page_cache_ra() or page_cache_ra_order(), and
- * truncate_inode_pages_range()). Measured on Debian's 7.3.4 without
- * rapolicy.ko in the guest: hung within 90 s (docs/TESTING.md).
+ * truncate_inode_pages_range()). Measured on Debian's 7.3.4, patched
+ * without rapolicy.ko in the guest and unpatched (tests/vm/vm-run
+ * --stock): hung within 90 s and 150 s (docs/TESTING.md).
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
