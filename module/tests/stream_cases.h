@@ -1629,6 +1629,47 @@ static void rap_case_stream_random_beside_forward_scan(struct rap_test *t)
 }
 
 /*
+ * A reverse scan of every page of a region that stops above the file's
+ * start (an index's leaves read backwards, the table's pages below them):
+ * the tracker reads ahead of its reader into pages nobody touches, the
+ * window its reader is in and the next, doubled at each marker, each up
+ * to the largest. What it reads below the region is at most stock's
+ * there plus two largest windows, the slack the generated patterns allow
+ * a stream (tests/unit/pattern_stream.c), at every length; its misses
+ * stock's plus 4. Measured (docs/STREAMS.md, "Known limits"): up to 2000
+ * pages at ra_pages 32, where stock reads at most 16.
+ */
+static void rap_case_stream_reverse_scan_stops(struct rap_test *t)
+{
+	static const unsigned long ras[] = { 32, 2048 };
+	const pgoff_t hi = 60000;
+	unsigned long len, below[2], most, i;
+	unsigned int r;
+	pgoff_t p;
+
+	for (r = 0; r < ARRAY_SIZE(ras); r++) {
+		most = ras[r] > RAP_SIM_MAX ? ras[r] : RAP_SIM_MAX;
+		for (len = 64; len <= 40000; len += len / 2 + 7) {
+			rap_sim_init(&rap_sim_a, RAP_SIM_PAGES, ras[r],
+				     RAP_MAP_AROUND, false);
+			rap_sim_init(&rap_sim_b, RAP_SIM_PAGES, ras[r],
+				     RAP_MAP_AROUND, true);
+			for (p = hi; p-- > hi - len;) {
+				rap_sim_touch(&rap_sim_a, p);
+				rap_sim_touch(&rap_sim_b, p);
+			}
+			memset(below, 0, sizeof(below));
+			for (i = 0; i < hi - len; i++) {
+				below[0] += !!(rap_sim_a.page[i] & RAP_SIM_CACHED);
+				below[1] += !!(rap_sim_b.page[i] & RAP_SIM_CACHED);
+			}
+			RAP_EXPECT_LE(t, below[1], below[0] + 2 * most);
+			RAP_EXPECT_LE(t, rap_sim_b.misses, rap_sim_a.misses + 4);
+		}
+	}
+}
+
+/*
  * A reverse scan of every page runs into the start of the file: its last
  * window reads from page 0, and the hit of its marker reads nothing more
  * (no window of cached pages). Every window the tracker returned read
@@ -2294,6 +2335,7 @@ static const struct rap_stream_case rap_stream_cases[] = {
 	{ "stream_jitter_wide", rap_case_stream_jitter_wide },
 	{ "stream_random_beside_scan", rap_case_stream_random_beside_scan },
 	{ "stream_reverse_scan_to_zero", rap_case_stream_reverse_scan_to_zero },
+	{ "stream_reverse_scan_stops", rap_case_stream_reverse_scan_stops },
 	{ "stream_forward_follows_stock",
 	  rap_case_stream_forward_follows_stock },
 	{ "stream_btree_index_reverse", rap_case_stream_btree_index_reverse },
