@@ -74,10 +74,12 @@ walk() {
 }
 # noisy: each file (the heavy one too) walked cold 0, 1 or 2 times, at
 # random, so that what each bucket counts varies from period to period
-# whatever its arm: an A/A that can fail
+# whatever its arm: an A/A that can fail. Each file's inode and walks go
+# to /tmp/ab_tool.walks.
 noisy() {
 	for f in "$SCRATCH"/ab_tool-f* "$SCRATCH"/ab_tool-heavy; do
 		n=$(($(od -An -N1 -tu1 /dev/urandom) % 3))
+		echo "$(stat -c %i "$f") $n $(basename "$f")" >>/tmp/ab_tool.walks
 		while [ "$n" -gt 0 ]; do
 			rawalk --pattern reverse --read-ahead-kb 128 "$f" >/dev/null || return 1
 			n=$((n - 1))
@@ -151,10 +153,18 @@ tap $? "A/A: no difference detected at this power"
 # fail 2.5% of them).
 calls=0 verdicts=0 keys= ran=0 ps=
 for e in 1 2 3 4 5 6 7 8 9 10; do
+	: >/tmp/ab_tool.walks
 	periods 2 /tmp/aa$e.samples nowash noisy || break
 	keys="$keys $(cat "$AB/key")"
 	rapolicyctl ab report --samples /tmp/aa$e.samples >/tmp/ab_tool.report || break
-	grep -Eq "^verdict: B (better|worse)" /tmp/ab_tool.report && calls=$((calls + 1))
+	# a call keeps its data in the log: the samples, and each file's
+	# inode and walks in each period (a cold walk of a file takes the
+	# same faults every time, so its bucket's count follows from them)
+	if grep -Eq "^verdict: B (better|worse)" /tmp/ab_tool.report; then
+		calls=$((calls + 1))
+		sed "s/^/# A\/A $e samples: /" /tmp/aa$e.samples
+		sed "s/^/# A\/A $e walks: /" /tmp/ab_tool.walks
+	fi
 	grep -Eq "^verdict: (B (better|worse)|no difference detected at this power)" \
 		/tmp/ab_tool.report && verdicts=$((verdicts + 1))
 	grep '^verdict' /tmp/ab_tool.report | sed "s/^/# A\/A $e: /"
