@@ -112,10 +112,12 @@ rap_bpf_window_check(const struct ra_policy_fault *fault,
 		.index = fault->index,
 		.index_end = fault->index_end,
 		.async = fault->point == RA_POLICY_ASYNC,
+		.thp_miss = fault->point == RA_POLICY_SYNC_THP,
 		.vma_start = fault->vma_start,
 		.vma_end = fault->vma_end,
 		.file_pages = rap_bpf_file_pages(fault),
 		.max_size = fault->max_pages,
+		.window_size = fault->window_pages,
 		.max_order = fault->max_order,
 	};
 

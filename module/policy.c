@@ -502,20 +502,27 @@ bool rap_decide_window(const struct rap_settings *s, const struct rap_fault *f,
  *
  * The rules of the hook series' filemap_ra_policy_window_ok(), which
  * checks every replaced window: refused when it reads nothing inside the
- * file and the VMA, else cut to both, to @b->max_size (keeping the faulting
- * page at a miss if it held it), past the marked folio at the asynchronous
- * point when it holds that folio and more, its marker into it and its order
- * to @b->max_order. The module applies nothing; it counts, for a policy it
+ * file and the VMA, else cut to both, to @win->nr windows of
+ * @b->window_size (one if @win->nr is 0), @b->max_size in all (keeping the
+ * faulting page at a miss if it held it), past the marked folio at the
+ * asynchronous point when it holds that folio and more, its marker into it
+ * and its order to @b->max_order; refused at a VM_HUGEPAGE miss unless it
+ * holds the faulting page. The module applies nothing; it counts, for a policy it
  * does not control (a BPF program), what the kernel changed.
  */
 enum rap_window_check rap_window_check(const struct ra_policy_window *win,
 				       const struct rap_window_bounds *b)
 {
+	unsigned long max = b->window_size ? b->window_size : b->max_size;
 	unsigned long size;
 	pgoff_t start, last;
 
 	if (!b->file_pages || !win->size || b->vma_end <= b->vma_start)
 		return RAP_WINDOW_REFUSED;
+	if (win->nr > 1)
+		max = win->nr < b->max_size / max ? win->nr * max : b->max_size;
+	if (max > b->max_size)
+		max = b->max_size;
 	last = b->file_pages < b->vma_end ? b->file_pages - 1 : b->vma_end - 1;
 	if (win->start > last)
 		return RAP_WINDOW_REFUSED;
@@ -525,11 +532,13 @@ enum rap_window_check rap_window_check(const struct ra_policy_window *win,
 	if (last < b->vma_start)
 		return RAP_WINDOW_REFUSED;
 	start = win->start > b->vma_start ? win->start : b->vma_start;
+	if (b->thp_miss && (b->index < start || b->index > last))
+		return RAP_WINDOW_REFUSED;
 	if (!b->async && b->index >= start && b->index <= last)
-		start += (b->index - start) / b->max_size * b->max_size;
+		start += (b->index - start) / max * max;
 	else if (b->async && b->index >= start && b->index_end <= last)
 		start = b->index_end;
-	size = last - start + 1 < b->max_size ? last - start + 1 : b->max_size;
+	size = last - start + 1 < max ? last - start + 1 : max;
 	if (start != win->start || size != win->size ||
 	    win->async_size > size || win->order > b->max_order)
 		return RAP_WINDOW_CUT;

@@ -346,6 +346,9 @@ bool rap_tracker_mmap_ra(const struct ra_policy_fault *fault,
 		return false;
 	out.max_index = win->max_index;
 	*win = out;
+	/* a stream's window, read as windows of the kernel's size (nr) */
+	if (fault->window_pages)
+		win->nr = DIV_ROUND_UP(win->size, fault->window_pages);
 	if (did & RAP_STREAM_DID_SYNC)
 		rap_stat_add(arm, RAP_STAT_stream_sync, 1);
 	if (did & RAP_STREAM_DID_ASYNC)

@@ -25,10 +25,16 @@ enum rap_hostile_mode {
 	HOSTILE_ASYNC_OVER,	/* async_size larger than size */
 	HOSTILE_ORDER,		/* order 200, saved and one-off */
 	HOSTILE_MAX_INDEX_ZERO,	/* bound every read at index 0 */
-	HOSTILE_WHOLE_FILE,	/* the whole file, around any VMA, marked */
+	HOSTILE_WHOLE_FILE,	/* the whole file, around any VMA, marked, */
+				/* as many windows as the kernel reads */
 	HOSTILE_ORDER_LOW,	/* VM_HUGEPAGE misses: order 0 once, no marker */
 	HOSTILE_CUT_MARKED,	/* misses: bound right after the marked page */
 	HOSTILE_ASYNC_HERE,	/* markers: the default start, the largest window */
+	HOSTILE_WIDE,		/* read-around misses: 4 * ra_pages from the */
+				/* fault, as one window */
+	HOSTILE_WIDE_NR,	/* the same, as 4 windows (nr) */
+	HOSTILE_AWAY,		/* VM_HUGEPAGE misses: the two folios above */
+				/* the faulting one, not it */
 };
 
 static const char * const rap_hostile_modes[] = {
@@ -44,11 +50,14 @@ static const char * const rap_hostile_modes[] = {
 	[HOSTILE_ORDER_LOW] = "order_low",
 	[HOSTILE_CUT_MARKED] = "cut_marked",
 	[HOSTILE_ASYNC_HERE] = "async_here",
+	[HOSTILE_WIDE] = "wide",
+	[HOSTILE_WIDE_NR] = "wide_nr",
+	[HOSTILE_AWAY] = "away",
 };
 
 static char *mode = "none";
 module_param(mode, charp, 0444);
-MODULE_PARM_DESC(mode, "none, zero_size, beyond_eof, wrap, huge_size, async_over, order, max_index_zero, whole_file, order_low, cut_marked, async_here");
+MODULE_PARM_DESC(mode, "none, zero_size, beyond_eof, wrap, huge_size, async_over, order, max_index_zero, whole_file, order_low, cut_marked, async_here, wide, wide_nr, away");
 
 static int rap_hostile_mode;
 
@@ -88,6 +97,7 @@ static bool rap_hostile_ra(const struct ra_policy_fault *fault,
 		win->start = 0;
 		win->size = eof;
 		win->async_size = eof / 4;
+		win->nr = UINT_MAX;
 		return true;
 	case HOSTILE_ORDER_LOW:
 		if (fault->point != RA_POLICY_SYNC_THP)
@@ -108,6 +118,23 @@ static bool rap_hostile_ra(const struct ra_policy_fault *fault,
 		win->size = fault->max_pages;
 		win->async_size = fault->max_pages / 2;
 		win->order = fault->max_order;
+		return true;
+	case HOSTILE_WIDE:
+	case HOSTILE_WIDE_NR:
+		if (fault->point != RA_POLICY_SYNC_AROUND)
+			return false;
+		win->start = fault->index;
+		win->size = 4UL * fault->ra_pages;
+		win->async_size = 0;
+		win->nr = rap_hostile_mode == HOSTILE_WIDE_NR ? 4 : 0;
+		return true;
+	case HOSTILE_AWAY:
+		if (fault->point != RA_POLICY_SYNC_THP)
+			return false;
+		win->start = (fault->index | ((1UL << fault->thp_order) - 1)) + 1;
+		win->size = 2UL << fault->thp_order;
+		win->async_size = 1UL << fault->thp_order;
+		win->order = fault->thp_order;
 		return true;
 	default:
 		return false;

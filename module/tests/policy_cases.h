@@ -906,6 +906,9 @@ static void rap_case_window_check(struct rap_test *t)
 		bool async;		/* against marker, else miss */
 		pgoff_t index, vma_end, file_pages;	/* 0: the bounds' */
 		unsigned long max_size;			/* 0: the bounds' */
+		unsigned long window_size;		/* 0: max_size */
+		unsigned int nr;
+		bool thp_miss;
 		enum rap_window_check want;
 	} c[] = {
 		{ 200, 128, 128, 2, .want = RAP_WINDOW_KEPT },
@@ -942,6 +945,38 @@ static void rap_case_window_check(struct rap_test *t)
 		{ 512, 1, 0, 0, true, .want = RAP_WINDOW_KEPT },
 		{ 512, 512, 0, 9, true, .want = RAP_WINDOW_KEPT },
 		{ 0, 512, 0, 9, true, .want = RAP_WINDOW_KEPT },
+		/*
+		 * Windows of 32 pages (read-around's at read_ahead_kb 128): a
+		 * larger one is cut to one of them, the one holding the
+		 * faulting page; asked for as nr of them, it is kept up to
+		 * nr of them and max_size in all, however large nr is
+		 */
+		{ 200, 128, 0, 2, .window_size = 32, .want = RAP_WINDOW_CUT },
+		{ 200, 128, 0, 2, .window_size = 32, .nr = 1,
+		  .want = RAP_WINDOW_CUT },
+		{ 200, 128, 0, 2, .window_size = 32, .nr = 4,
+		  .want = RAP_WINDOW_KEPT },
+		{ 200, 128, 0, 2, .window_size = 32, .nr = 3,
+		  .want = RAP_WINDOW_CUT },
+		{ 240, 32, 0, 2, .window_size = 32, .want = RAP_WINDOW_KEPT },
+		{ 200, 800, 0, 2, .window_size = 32, .nr = ~0U,
+		  .want = RAP_WINDOW_KEPT },
+		{ 200, 2000, 0, 2, .window_size = 32, .nr = ~0U,
+		  .file_pages = 5000, .vma_end = 5000, .want = RAP_WINDOW_CUT },
+		{ 200, 1024, 0, 2, .window_size = 32, .nr = 32,
+		  .file_pages = 5000, .vma_end = 5000, .want = RAP_WINDOW_KEPT },
+		{ 200, 1024, 0, 2, .window_size = 32, .nr = 31,
+		  .file_pages = 5000, .vma_end = 5000, .want = RAP_WINDOW_CUT },
+		/*
+		 * At a VM_HUGEPAGE miss a window without the faulting page is
+		 * refused, above it or below it; one with it is read
+		 */
+		{ 251, 128, 128, 2, .thp_miss = true,
+		  .want = RAP_WINDOW_REFUSED },
+		{ 100, 150, 0, 2, .thp_miss = true,
+		  .want = RAP_WINDOW_REFUSED },
+		{ 100, 151, 0, 2, .thp_miss = true, .want = RAP_WINDOW_KEPT },
+		{ 250, 1, 0, 0, .thp_miss = true, .want = RAP_WINDOW_KEPT },
 	};
 	unsigned int i;
 
@@ -950,6 +985,7 @@ static void rap_case_window_check(struct rap_test *t)
 		const struct ra_policy_window w = {
 			.start = c[i].start, .size = c[i].size,
 			.async_size = c[i].async_size, .order = c[i].order,
+			.nr = c[i].nr,
 		};
 
 		if (c[i].index) {
@@ -962,6 +998,8 @@ static void rap_case_window_check(struct rap_test *t)
 			b.file_pages = c[i].file_pages == ~0UL ? 0 : c[i].file_pages;
 		if (c[i].max_size)
 			b.max_size = c[i].max_size;
+		b.window_size = c[i].window_size;
+		b.thp_miss = c[i].thp_miss;
 		RAP_EXPECT_EQ(t, rap_window_check(&w, &b), c[i].want);
 	}
 }

@@ -155,7 +155,12 @@ static bool rap_sim_decide(struct rap_sim *sim, enum ra_policy_point point,
 	return rap_stream_decide(&sim->set, &f, &view, win, &did);
 }
 
-/* A window as the kernel takes it: cut to EOF and to the largest read */
+/*
+ * A window as the kernel takes it: cut to EOF and to the largest read. The
+ * kernel cuts each window of a mapping without VM_HUGEPAGE to ra_pages
+ * unless it is asked for as several (ra_policy_window.nr), as tracker.c
+ * asks for every stream window: the largest read is what it reads.
+ */
 static void rap_sim_read_win(struct rap_sim *sim,
 			     const struct ra_policy_window *win)
 {
@@ -994,9 +999,10 @@ static void rap_case_stream_reverse_stops_at_zero(struct rap_test *t)
 /*
  * Whatever the faults, a window the tracker returns reads something,
  * inside the VMA, no more than the kernel takes, with its marker inside
- * it, at an order the mapping has; VM_EXEC and other mappings are left
- * alone. Random faults, points, kinds, VMAs and cache contents, with
- * strided runs mixed in so that streams form.
+ * it, at an order the mapping has, at a VM_HUGEPAGE miss the faulting
+ * page; VM_EXEC and other mappings are left alone. Random faults, points,
+ * kinds, VMAs and cache contents, with strided runs mixed in so that
+ * streams form.
  */
 static void rap_case_stream_windows_valid(struct rap_test *t)
 {
@@ -1068,6 +1074,10 @@ static void rap_case_stream_windows_valid(struct rap_test *t)
 		RAP_EXPECT_LE(t, win.order, 9);
 		RAP_EXPECT_EQ(t, win.order_once, false);
 		RAP_EXPECT_EQ(t, win.max_index, (pgoff_t)-1);
+		/* the kernel refuses a VM_HUGEPAGE miss's without the fault */
+		if (f.kind == RAP_MAP_THP && f.point != RA_POLICY_ASYNC)
+			RAP_EXPECT(t, win.start <= f.index &&
+				   f.index - win.start < win.size);
 		rap_sim_read_win(&rap_sim_b, &win);
 	}
 }

@@ -6,9 +6,11 @@
 # mode=none (the same module, keeping every default window).
 . "$(dirname "$0")/lib.sh"
 
-# ra_pages 128: the kernel cuts a window to ra_policy_max_pages(), max(128,
-# 2 << 9) = 1024 pages with 4KiB pages and 2MB PMD folios
+# ra_pages 128: the kernel cuts a window of a mapping without VM_HUGEPAGE
+# to one of ra_pages, or to nr of them and ra_policy_max_pages() in all,
+# max(128, 2 << 9) = 1024 pages with 4KiB pages and 2MB PMD folios
 RA_KB=512
+ra_pages=$((RA_KB / 4))
 SECTOR_SLACK=64
 FILE_SECTORS=131072	# 64 MiB
 WALKS="normal:reverse normal:forward huge:reverse seq:forward normal:random:5"
@@ -69,19 +71,76 @@ for mode in zero_size beyond_eof wrap; do
 	tap $? "hostile $mode: refused, the default window is read"
 done
 
+# away reads, on every VM_HUGEPAGE miss, the two folios above the faulting
+# one and not it: refused, the default window is read. Read, it left
+# filemap_fault() to read each faulting page alone, in an order-0 folio:
+# a forward walk missed on every page of each folio it entered that way.
+all_walks=$WALKS WALKS=huge:forward
+load_hostile away && walks && same_as_none
+tap $? "hostile away: a VM_HUGEPAGE window without the faulting page is refused, the default window is read"
+echo "$out" | sed '/^$/d; s/^/# away: /'
+WALKS=$all_walks
+
 for mode in async_over order huge_size; do
 	load_hostile "$mode" && walks && read_once
 	tap $? "hostile $mode: walks complete, each page read at most once"
 	echo "$out" | sed '/^$/d; s/^/# '"$mode"': /'
 done
 
-# huge_size asks for ULONG_MAX pages at every fault; a walk that touches
-# two pages must read at most two windows of 1024 pages (16384 sectors),
-# not the whole file.
+# huge_size asks for ULONG_MAX pages at every fault, as one window; a walk
+# that touches two pages must read at most two windows of ra_pages (2048
+# sectors), not the whole file, nor the 1024 pages of two PMD folios that
+# a window of a mapping without VM_HUGEPAGE was cut to before.
 load_hostile huge_size
 walk normal random:0.01 "$f"
-[ "$(report pages_touched)" -le 2 ] && [ "$walk_sectors" -le $((2 * 8192 + SECTOR_SLACK)) ]
-tap $? "hostile huge_size: cut down to 1024 pages ($walk_sectors sectors for $(report pages_touched) pages)"
+[ "$(report pages_touched)" -le 2 ] && [ "$walk_sectors" -le $((2 * ra_pages * 8 + SECTOR_SLACK)) ]
+tap $? "hostile huge_size: cut down to ra_pages ($walk_sectors sectors for $(report pages_touched) pages)"
+
+# wide asks at each read-around miss for the 4 * ra_pages from the fault
+# as one window: the kernel reads ra_pages of it, holding the faulting
+# page. wide_nr asks for them as 4 windows (ra_policy_window.nr): all are
+# read, in 4 reads of ra_pages each (one readahead:page_cache_ra_order
+# event a read; 6.12 has no such event). Touching one page every 4 *
+# ra_pages, every touch misses, and wide_nr's walk reads the whole file.
+stride=$((4 * ra_pages))
+touches=$((FILE_SECTORS / 8 / stride))
+load_hostile wide && walk normal stride:$stride "$f" &&
+	[ "$walk_major" -eq "$touches" ] &&
+	[ "$walk_sectors" -le $((touches * ra_pages * 8 + SECTOR_SLACK)) ] &&
+	[ "$walk_sectors" -ge $((touches * ra_pages * 8)) ]
+tap $? "hostile wide: a window of 4 * ra_pages is cut to ra_pages ($walk_major majflt, $walk_sectors sectors; $touches touches)"
+
+RA_EV=$TRACEFS/events/readahead/page_cache_ra_order
+mount_tracefs
+# wide_nr_reads: the page_cache_ra_order events of $f in $ra_reads, one a
+# line, while $f is walked; a lost event is a failed measurement
+wide_nr_reads() {
+	ino=$(printf 'ino=%x ' "$(stat -c %i "$f")")
+	echo 0 >$TRACEFS/tracing_on && : >$TRACEFS/trace && echo 1 >"$RA_EV/enable" &&
+		echo 1 >$TRACEFS/tracing_on || { measure_failed "enable $RA_EV"; return 1; }
+	walk normal stride:$stride "$f"
+	_rc=$?
+	echo 0 >$TRACEFS/tracing_on
+	echo 0 >"$RA_EV/enable"
+	ra_reads=$(grep " page_cache_ra_order: .*$ino" $TRACEFS/trace)
+	if grep -q '^overrun: [1-9]' $TRACEFS/per_cpu/cpu*/stats; then
+		measure_failed "the trace ring buffer overran"
+		return 1
+	fi
+	return $_rc
+}
+load_hostile wide_nr
+if [ -f "$RA_EV/enable" ]; then
+	wide_nr_reads && nr_reads=$(echo "$ra_reads" | grep -c .) &&
+		big=$(echo "$ra_reads" | sed -n 's/.* size=\([0-9]*\) .*/\1/p' | awk -v m=$ra_pages '$1 > m' | wc -l) &&
+		[ "$walk_major" -eq "$touches" ] && [ "$nr_reads" -eq $((4 * touches)) ] && [ "$big" -eq 0 ] &&
+		[ "$walk_sectors" -ge $((FILE_SECTORS)) ] && [ "$walk_sectors" -le $((FILE_SECTORS + SECTOR_SLACK)) ]
+	tap $? "hostile wide_nr: 4 windows of ra_pages are read in 4 reads ($walk_major majflt, $walk_sectors sectors; ${nr_reads:-?} reads, ${big:-?} larger than $ra_pages pages)"
+else
+	walk normal stride:$stride "$f" && [ "$walk_major" -eq "$touches" ] &&
+		[ "$walk_sectors" -ge $((FILE_SECTORS)) ] && [ "$walk_sectors" -le $((FILE_SECTORS + SECTOR_SLACK)) ]
+	tap $? "hostile wide_nr: 4 windows of ra_pages are read ($walk_major majflt, $walk_sectors sectors; no readahead:page_cache_ra_order event to count the reads)"
+fi
 
 # max_index 0 on every read: raised to the faulting page, so read-around
 # still reads the half of its window below the fault, which is all that a
@@ -91,7 +150,8 @@ load_hostile max_index_zero
 WALKS=normal:reverse walks && same_as_none
 tap $? "hostile max_index_zero: never below the faulting page, as mode=none"
 
-# whole_file replaces every window with the whole file. Mapping only the
+# whole_file replaces every window with the whole file, asking for as many
+# windows as the kernel reads in one decision. Mapping only the
 # middle half (away from folio boundaries), nothing outside the mapping may
 # be read, in any direction or advice: the kernel keeps a policy's window
 # inside the VMA that faulted.
@@ -145,7 +205,6 @@ tap $? "hostile async_here: a window from the marked folio starts past it ($walk
 # page (the miss, then the marked page of its cut window), a marker left
 # in a cut window starts asynchronous readahead that no bound stops: on
 # 6.12 before the fix the walk took 1 major fault for the whole file.
-ra_pages=$((RA_KB / 4))
 load_hostile cut_marked && walk normal stride:$((ra_pages / 4)) "$f" &&
 	[ "$walk_sectors" -le $((walk_major * ra_pages * 8 + SECTOR_SLACK)) ]
 tap $? "hostile cut_marked: a read cut by max_index leaves no marker ($walk_sectors sectors for $walk_major majflt of at most $ra_pages pages)"

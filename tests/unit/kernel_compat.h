@@ -45,6 +45,7 @@ struct ra_policy_window {
 	unsigned int order;
 	bool order_once;
 	pgoff_t max_index;
+	unsigned int nr;
 	const char *by;
 	unsigned int arm;
 };
