@@ -113,6 +113,12 @@ static void rap_sim_read(struct rap_sim *sim, pgoff_t start,
 	sim->ra_async = async_size;
 }
 
+/* The largest window the kernel reads: ra_policy_max_pages() */
+static unsigned long rap_sim_max(unsigned long ra_pages)
+{
+	return ra_pages > RAP_SIM_MAX ? ra_pages : RAP_SIM_MAX;
+}
+
 static bool rap_sim_decide(struct rap_sim *sim, enum ra_policy_point point,
 			   pgoff_t index, struct ra_policy_window *win)
 {
@@ -136,8 +142,7 @@ static bool rap_sim_decide(struct rap_sim *sim, enum ra_policy_point point,
 			       index > sim->ra_pages / 2 ?
 			       index - sim->ra_pages / 2 : 0,
 		.stock_pages = sim->ra_pages,
-		.max_pages = sim->ra_pages > RAP_SIM_MAX ? sim->ra_pages :
-			     RAP_SIM_MAX,
+		.max_pages = rap_sim_max(sim->ra_pages),
 		.thp_order = 9,
 		.max_order = 9,
 		.fault_around_pages = RAP_SIM_AROUND,
@@ -164,8 +169,7 @@ static bool rap_sim_decide(struct rap_sim *sim, enum ra_policy_point point,
 static void rap_sim_read_win(struct rap_sim *sim,
 			     const struct ra_policy_window *win)
 {
-	unsigned long max = sim->ra_pages > RAP_SIM_MAX ? sim->ra_pages :
-			    RAP_SIM_MAX;
+	unsigned long max = rap_sim_max(sim->ra_pages);
 	unsigned long size = win->size < max ? win->size : max;
 	unsigned long before = sim->pages_read;
 
@@ -270,7 +274,7 @@ static unsigned long rap_sim_overshoot(const struct rap_sim *sim,
 {
 	if (stride > sim->ra_pages)
 		return sim->ra_pages;
-	return sim->ra_pages > RAP_SIM_MAX ? sim->ra_pages : RAP_SIM_MAX;
+	return rap_sim_max(sim->ra_pages);
 }
 
 /* One touch every @stride pages over the whole file, up or down */
@@ -1658,7 +1662,7 @@ static void rap_case_stream_reverse_scan_stops(struct rap_test *t)
 	pgoff_t p;
 
 	for (r = 0; r < ARRAY_SIZE(ras); r++) {
-		most = ras[r] > RAP_SIM_MAX ? ras[r] : RAP_SIM_MAX;
+		most = rap_sim_max(ras[r]);
 		for (len = 64; len <= 40000; len += len / 2 + 7) {
 			rap_sim_init(&rap_sim_a, RAP_SIM_PAGES, ras[r],
 				     RAP_MAP_AROUND, false);

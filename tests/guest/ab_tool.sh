@@ -157,18 +157,20 @@ for e in 1 2 3 4 5 6 7 8 9 10; do
 	periods 2 /tmp/aa$e.samples nowash noisy || break
 	keys="$keys $(cat "$AB/key")"
 	rapolicyctl ab report --samples /tmp/aa$e.samples >/tmp/ab_tool.report || break
+	verdict=$(sed -n 's/^verdict: //p' /tmp/ab_tool.report)
+	echo "# A/A $e: verdict: $verdict"
 	# a call keeps its data in the log: the samples, and each file's
 	# inode and walks in each period (a cold walk of a file takes the
 	# same faults every time, so its bucket's count follows from them)
-	if grep -Eq "^verdict: B (better|worse)" /tmp/ab_tool.report; then
-		calls=$((calls + 1))
+	case $verdict in
+	"B better"* | "B worse"*)
+		calls=$((calls + 1)) verdicts=$((verdicts + 1))
 		sed "s/^/# A\/A $e samples: /" /tmp/aa$e.samples
 		sed "s/^/# A\/A $e walks: /" /tmp/ab_tool.walks
-	fi
-	grep -Eq "^verdict: (B (better|worse)|no difference detected at this power)" \
-		/tmp/ab_tool.report && verdicts=$((verdicts + 1))
-	grep '^verdict' /tmp/ab_tool.report | sed "s/^/# A\/A $e: /"
-	ps="$ps $(sed -n 's/^verdict: .*major faults [^]]*], p=\([0-9.e-]*\).*/\1/p' /tmp/ab_tool.report)"
+		;;
+	"no difference detected at this power"*) verdicts=$((verdicts + 1)) ;;
+	esac
+	ps="$ps $(echo "$verdict" | sed -n 's/.*major faults [^]]*], p=\([0-9.e-]*\).*/\1/p')"
 	ran=$((ran + 1))
 done
 [ $ran = 10 ] && [ $verdicts = 10 ] && [ $calls -le 3 ] &&

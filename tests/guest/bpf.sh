@@ -127,12 +127,13 @@ for w in normal:reverse normal:forward seq:forward huge:reverse normal:random:5;
 		[ "$walk_sectors" -le $((FILE_SECTORS + SECTOR_SLACK)) ]
 	tap $? "hostile $w: completes, $walk_sectors sectors <= the file, $(counter bpf_clamp a) of $(counter bpf a) windows cut or refused"
 done
-# A walk that touches two pages reads at most two windows of
-# max(ra_pages, 2 << 9) = 1024 pages (8192 sectors), not the address
-# space the program asked for.
+# A walk that touches two pages reads at most two windows of ra_pages
+# (1024 sectors; the program asks for one window, no nr), not the
+# address space the program asked for, nor the 1024 pages of two PMD
+# folios it was cut to before.
 walk normal random:0.01 "$fa" &&
-	[ "$(report pages_touched)" -le 2 ] && [ "$walk_sectors" -le $((2 * 8192 + SECTOR_SLACK)) ]
-tap $? "hostile: cut to 1024 pages a fault ($walk_sectors sectors for $(report pages_touched) pages)"
+	[ "$(report pages_touched)" -le 2 ] && [ "$walk_sectors" -le $((2 * RA_KB * 2 + SECTOR_SLACK)) ]
+tap $? "hostile: cut to ra_pages a fault ($walk_sectors sectors for $(report pages_touched) pages)"
 # hostile_whole.bpf.o asks for the whole address space at every decision.
 # Mapping only the middle half of the file, away from folio boundaries:
 # nothing outside the mapping is read (the refused windows of hostile.bpf.o

@@ -140,14 +140,15 @@ tap $? "rapolicyctl trace --by policy: the global buffer's windows and pages ($(
 check "rapolicyctl trace removed its tracefs instance" test -z "$(ls $T/instances)"
 modprobe -r rapolicy
 
-# rapolicy_hostile huge_size asks for ULONG_MAX pages at every point: the
-# events show the request and the cut window
+# rapolicy_hostile huge_size asks for ULONG_MAX pages at every point, as
+# one window: the events show the request and the window cut to one of
+# ra_pages, the most read-around reads in one
 modprobe rapolicy_hostile mode=huge_size && traced_walk normal forward
 applied=$(nr_events applied)
 [ "$applied" -gt 0 ] && [ "$(nr_events refused)" -eq 0 ] &&
 	[ "$(field req_size | sort -u)" = 18446744073709551615 ] &&
-	[ "$(field size | sort -nu | tail -n 1)" -le $MAX_PAGES ]
-tap $? "hostile huge_size: $applied events, each asking for ULONG_MAX pages and cut to at most $MAX_PAGES"
+	[ "$(field size | sort -nu | tail -n 1)" -le $((RA_KB / 4)) ]
+tap $? "hostile huge_size: $applied events, each asking for ULONG_MAX pages and cut to at most $((RA_KB / 4))"
 check "hostile huge_size: every applied window inside the file and the bound" inside
 rmmod rapolicy_hostile
 
