@@ -506,8 +506,7 @@ bool rap_decide_window(const struct rap_settings *s, const struct rap_fault *f,
  * @b->window_size (one if @win->nr is 0), @b->max_size in all (keeping the
  * faulting page at a miss if it held it), past the marked folio at the
  * asynchronous point when it holds that folio and more, its marker into it
- * and its order to @b->max_order; refused at a VM_HUGEPAGE miss unless it
- * holds the faulting page. The module applies nothing; it counts, for a policy it
+ * and its order to @b->max_order. The module applies nothing; it counts, for a policy it
  * does not control (a BPF program), what the kernel changed.
  */
 enum rap_window_check rap_window_check(const struct ra_policy_window *win,
@@ -532,8 +531,6 @@ enum rap_window_check rap_window_check(const struct ra_policy_window *win,
 	if (last < b->vma_start)
 		return RAP_WINDOW_REFUSED;
 	start = win->start > b->vma_start ? win->start : b->vma_start;
-	if (b->thp_miss && (b->index < start || b->index > last))
-		return RAP_WINDOW_REFUSED;
 	if (!b->async && b->index >= start && b->index <= last)
 		start += (b->index - start) / max * max;
 	else if (b->async && b->index >= start && b->index_end <= last)

@@ -126,7 +126,6 @@ struct rap_window_bounds {
 	pgoff_t index;		/* the faulting page */
 	pgoff_t index_end;	/* just past its folio (ra_policy_fault) */
 	bool async;		/* RA_POLICY_ASYNC: that folio is cached */
-	bool thp_miss;		/* RA_POLICY_SYNC_THP */
 	pgoff_t vma_start;	/* file index of the VMA's first page */
 	pgoff_t vma_end;	/* file index just past the VMA */
 	pgoff_t file_pages;	/* the last one partial (0: empty) */

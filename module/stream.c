@@ -919,8 +919,8 @@ static bool rap_stream_walked(const struct rap_stream *s,
  * or two steps where its reader walked the last one (every fault-around
  * block between its last two misses mapped; random misses continuing
  * cached ranges walk none). Any other reader gets stock's window at its
- * next touch, or at a VM_HUGEPAGE miss stock's: stock reads the faulting
- * page alone only after MMAP_LOTSAMISS misses, where a forward span stops.
+ * next touch: read-around and VM_HUGEPAGE read the faulting page only
+ * after MMAP_LOTSAMISS misses, and a forward span stops there too.
  */
 static bool rap_stream_sync(struct rap_stream *s,
 			    const struct rap_stream_fault *f,
@@ -951,7 +951,7 @@ static bool rap_stream_sync(struct rap_stream *s,
 			s->before = 0;
 			s->window = 1;
 		}
-		if ((s->delta < 0 && s->last < step) || f->kind == RAP_MAP_THP)
+		if (s->delta < 0 && s->last < step)
 			return false;
 		p = s->last + s->delta;
 		if (p >> s->unit_order == f->index >> s->unit_order ||

@@ -33,8 +33,6 @@ enum rap_hostile_mode {
 	HOSTILE_WIDE,		/* read-around misses: 4 * ra_pages from the */
 				/* fault, as one window */
 	HOSTILE_WIDE_NR,	/* the same, as 4 windows (nr) */
-	HOSTILE_AWAY,		/* VM_HUGEPAGE misses: the two folios above */
-				/* the faulting one, not it */
 };
 
 static const char * const rap_hostile_modes[] = {
@@ -52,12 +50,11 @@ static const char * const rap_hostile_modes[] = {
 	[HOSTILE_ASYNC_HERE] = "async_here",
 	[HOSTILE_WIDE] = "wide",
 	[HOSTILE_WIDE_NR] = "wide_nr",
-	[HOSTILE_AWAY] = "away",
 };
 
 static char *mode = "none";
 module_param(mode, charp, 0444);
-MODULE_PARM_DESC(mode, "none, zero_size, beyond_eof, wrap, huge_size, async_over, order, max_index_zero, whole_file, order_low, cut_marked, async_here, wide, wide_nr, away");
+MODULE_PARM_DESC(mode, "none, zero_size, beyond_eof, wrap, huge_size, async_over, order, max_index_zero, whole_file, order_low, cut_marked, async_here, wide, wide_nr");
 
 static int rap_hostile_mode;
 
@@ -127,14 +124,6 @@ static bool rap_hostile_ra(const struct ra_policy_fault *fault,
 		win->size = 4UL * fault->ra_pages;
 		win->async_size = 0;
 		win->nr = rap_hostile_mode == HOSTILE_WIDE_NR ? 4 : 0;
-		return true;
-	case HOSTILE_AWAY:
-		if (fault->point != RA_POLICY_SYNC_THP)
-			return false;
-		win->start = (fault->index | ((1UL << fault->thp_order) - 1)) + 1;
-		win->size = 2UL << fault->thp_order;
-		win->async_size = 1UL << fault->thp_order;
-		win->order = fault->thp_order;
 		return true;
 	default:
 		return false;

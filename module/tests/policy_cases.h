@@ -908,7 +908,6 @@ static void rap_case_window_check(struct rap_test *t)
 		unsigned long max_size;			/* 0: the bounds' */
 		unsigned long window_size;		/* 0: max_size */
 		unsigned int nr;
-		bool thp_miss;
 		enum rap_window_check want;
 	} c[] = {
 		{ 200, 128, 128, 2, .want = RAP_WINDOW_KEPT },
@@ -967,16 +966,6 @@ static void rap_case_window_check(struct rap_test *t)
 		  .file_pages = 5000, .vma_end = 5000, .want = RAP_WINDOW_KEPT },
 		{ 200, 1024, 0, 2, .window_size = 32, .nr = 31,
 		  .file_pages = 5000, .vma_end = 5000, .want = RAP_WINDOW_CUT },
-		/*
-		 * At a VM_HUGEPAGE miss a window without the faulting page is
-		 * refused, above it or below it; one with it is read
-		 */
-		{ 251, 128, 128, 2, .thp_miss = true,
-		  .want = RAP_WINDOW_REFUSED },
-		{ 100, 150, 0, 2, .thp_miss = true,
-		  .want = RAP_WINDOW_REFUSED },
-		{ 100, 151, 0, 2, .thp_miss = true, .want = RAP_WINDOW_KEPT },
-		{ 250, 1, 0, 0, .thp_miss = true, .want = RAP_WINDOW_KEPT },
 	};
 	unsigned int i;
 
@@ -999,7 +988,6 @@ static void rap_case_window_check(struct rap_test *t)
 		if (c[i].max_size)
 			b.max_size = c[i].max_size;
 		b.window_size = c[i].window_size;
-		b.thp_miss = c[i].thp_miss;
 		RAP_EXPECT_EQ(t, rap_window_check(&w, &b), c[i].want);
 	}
 }

@@ -1003,10 +1003,9 @@ static void rap_case_stream_reverse_stops_at_zero(struct rap_test *t)
 /*
  * Whatever the faults, a window the tracker returns reads something,
  * inside the VMA, no more than the kernel takes, with its marker inside
- * it, at an order the mapping has, at a VM_HUGEPAGE miss the faulting
- * page; VM_EXEC and other mappings are left alone. Random faults, points,
- * kinds, VMAs and cache contents, with strided runs mixed in so that
- * streams form.
+ * it, at an order the mapping has; VM_EXEC and other mappings are left
+ * alone. Random faults, points, kinds, VMAs and cache contents, with
+ * strided runs mixed in so that streams form.
  */
 static void rap_case_stream_windows_valid(struct rap_test *t)
 {
@@ -1078,10 +1077,6 @@ static void rap_case_stream_windows_valid(struct rap_test *t)
 		RAP_EXPECT_LE(t, win.order, 9);
 		RAP_EXPECT_EQ(t, win.order_once, false);
 		RAP_EXPECT_EQ(t, win.max_index, (pgoff_t)-1);
-		/* the kernel refuses a VM_HUGEPAGE miss's without the fault */
-		if (f.kind == RAP_MAP_THP && f.point != RA_POLICY_ASYNC)
-			RAP_EXPECT(t, win.start <= f.index &&
-				   f.index - win.start < win.size);
 		rap_sim_read_win(&rap_sim_b, &win);
 	}
 }

@@ -71,15 +71,6 @@ for mode in zero_size beyond_eof wrap; do
 	tap $? "hostile $mode: refused, the default window is read"
 done
 
-# away reads, on every VM_HUGEPAGE miss, the two folios above the faulting
-# one and not it: refused, the default window is read. Read, it left
-# filemap_fault() to read each faulting page alone, in an order-0 folio:
-# a forward walk missed on every page of each folio it entered that way.
-all_walks=$WALKS WALKS=huge:forward
-load_hostile away && walks && same_as_none
-tap $? "hostile away: a VM_HUGEPAGE window without the faulting page is refused, the default window is read"
-echo "$out" | sed '/^$/d; s/^/# away: /'
-WALKS=$all_walks
 
 for mode in async_over order huge_size; do
 	load_hostile "$mode" && walks && read_once
