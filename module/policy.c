@@ -506,8 +506,9 @@ bool rap_decide_window(const struct rap_settings *s, const struct rap_fault *f,
  * @b->window_size (one if @win->nr is 0), @b->max_size in all (keeping the
  * faulting page at a miss if it held it), past the marked folio at the
  * asynchronous point when it holds that folio and more, its marker into it
- * and its order to @b->max_order. The module applies nothing; it counts, for a policy it
- * does not control (a BPF program), what the kernel changed.
+ * and its order to @b->max_order. The module applies nothing; it counts,
+ * for a policy it does not control (a BPF program), what the kernel
+ * changed.
  */
 enum rap_window_check rap_window_check(const struct ra_policy_window *win,
 				       const struct rap_window_bounds *b)
