@@ -103,26 +103,11 @@ tap $? "hostile wide: a window of 4 * ra_pages is cut to ra_pages ($walk_major m
 
 RA_EV=$TRACEFS/events/readahead/page_cache_ra_order
 mount_tracefs
-# wide_nr_reads: the page_cache_ra_order events of $f in $ra_reads, one a
-# line, while $f is walked; a lost event is a failed measurement
-wide_nr_reads() {
-	ino=$(printf 'ino=%x ' "$(stat -c %i "$f")")
-	echo 0 >$TRACEFS/tracing_on && : >$TRACEFS/trace && echo 1 >"$RA_EV/enable" &&
-		echo 1 >$TRACEFS/tracing_on || { measure_failed "enable $RA_EV"; return 1; }
-	walk normal stride:$stride "$f"
-	_rc=$?
-	echo 0 >$TRACEFS/tracing_on
-	echo 0 >"$RA_EV/enable"
-	ra_reads=$(grep " page_cache_ra_order: .*$ino" $TRACEFS/trace)
-	if grep -q '^overrun: [1-9]' $TRACEFS/per_cpu/cpu*/stats; then
-		measure_failed "the trace ring buffer overran"
-		return 1
-	fi
-	return $_rc
-}
 load_hostile wide_nr
 if [ -f "$RA_EV/enable" ]; then
-	wide_nr_reads && nr_reads=$(echo "$ra_reads" | grep -c .) &&
+	trace_walk "$RA_EV" /tmp/ra_reads normal stride:$stride "$f" &&
+		ra_reads=$(grep "ino=$(printf %x "$(stat -c %i "$f")") " /tmp/ra_reads) &&
+		nr_reads=$(echo "$ra_reads" | grep -c .) &&
 		big=$(echo "$ra_reads" | sed -n 's/.* size=\([0-9]*\) .*/\1/p' | awk -v m=$ra_pages '$1 > m' | wc -l) &&
 		[ "$walk_major" -eq "$touches" ] && [ "$nr_reads" -eq $((4 * touches)) ] && [ "$big" -eq 0 ] &&
 		[ "$walk_sectors" -ge $((FILE_SECTORS)) ] && [ "$walk_sectors" -le $((FILE_SECTORS + SECTOR_SLACK)) ]

@@ -118,6 +118,27 @@ testfile() {
 	echo "$f"
 }
 
+# trace_walk EVENT OUT ADVICE PATTERN FILE: a cold walk (walk) with the
+# tracefs event EVENT (its directory under events/) on, the lines it
+# traced in the file OUT. A lost event (ring buffer overrun) is a failed
+# measurement.
+trace_walk() {
+	_ev=$1 _evout=$2
+	shift 2
+	echo 0 >$TRACEFS/tracing_on && : >$TRACEFS/trace && echo 1 >"$_ev/enable" &&
+		echo 1 >$TRACEFS/tracing_on || { measure_failed "enable $_ev"; return 1; }
+	walk "$@"
+	_rc=$?
+	echo 0 >$TRACEFS/tracing_on
+	echo 0 >"$_ev/enable"
+	grep " ${_ev##*/}: " $TRACEFS/trace >"$_evout"
+	if grep -q '^overrun: [1-9]' $TRACEFS/per_cpu/cpu*/stats; then
+		measure_failed "the trace ring buffer overran"
+		return 1
+	fi
+	return $_rc
+}
+
 # walk ADVICE PATTERN FILE [RAWALK OPTIONS...]: a cold walk with
 # read_ahead_kb $RA_KB (default 8192); sets walk_out (rawalk's report),
 # walk_major, walk_sectors, walk_ios and walk_pmd_kb

@@ -25,22 +25,10 @@ rmmod rapolicy 2>/dev/null
 rmmod rapolicy_hostile 2>/dev/null
 f=$(testfile 64M) || { tap 1 "create 64M"; exit 1; }
 
-# traced_walk ADVICE PATTERN: a cold walk (lib.sh walk) with the event on;
-# the events it caused in $EVENTS, one per line. A lost event (ring buffer
-# overrun) is a failed measurement.
+# traced_walk ADVICE PATTERN: a cold walk with the event on, the events it
+# caused in $EVENTS, one per line (lib.sh trace_walk)
 traced_walk() {
-	echo 0 >$T/tracing_on && : >$T/trace && echo 1 >"$EV/enable" &&
-		echo 1 >$T/tracing_on || { measure_failed "enable $EV"; return 1; }
-	walk "$1" "$2" "$f"
-	_rc=$?
-	echo 0 >$T/tracing_on
-	echo 0 >"$EV/enable"
-	grep ' readahead_policy_window: ' $T/trace >"$EVENTS"
-	if grep -q '^overrun: [1-9]' $T/per_cpu/cpu*/stats; then
-		measure_failed "the trace ring buffer overran"
-		return 1
-	fi
-	return $_rc
+	trace_walk "$EV" "$EVENTS" "$1" "$2" "$f"
 }
 
 # nr_events WORD: events whose line holds WORD (applied, refused, point=X)
