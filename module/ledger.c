@@ -25,7 +25,8 @@
  *   A full set gives up its oldest entry, whose pages are counted in
  *   ledger_lost.
  * - The delete probe classifies a leaving folio's recorded pages as used
- *   or wasted by the folio's flags (rap_ledger_used()).
+ *   or wasted by the folio's flags (rap_ledger_used()), and traces them
+ *   (rapolicy:rapolicy_ledger, per file, for rapolicyctl trace).
  *
  * Nothing here sleeps: the add probe runs with preemption off, the delete
  * probe under the mapping's i_pages lock with interrupts off.
@@ -45,6 +46,9 @@
 #include <linux/tracepoint.h>
 
 #include "rapolicy.h"
+
+#define CREATE_TRACE_POINTS
+#include "rapolicy_trace.h"
 
 #define RAP_LEDGER_BLOCK_SHIFT	6	/* 64 pages: one u64 bitmap */
 #define RAP_LEDGER_SET_BITS	11
@@ -84,6 +88,13 @@ static struct rap_ledger_set *rap_ledger_sets;
 static struct rap_ledger_slot rap_ledger_slots[BIT(RAP_LEDGER_SLOT_BITS)];
 static struct tracepoint *rap_tp_add, *rap_tp_delete;
 static bool rap_ledger_on;
+
+/* The ledger's deciders (stats/ledger's lines, the trace event's by=) */
+const char *const rap_ledger_deciders[RAP_LEDGER_DECIDERS] = {
+	"stock",
+#define RAP_POLICY(name, orders, help, ...) #name,
+#include "table.h"
+};
 
 /* A tag: the arm, and 0 for stock's window or 1 + the policy that decided */
 static unsigned int rap_ledger_tag(enum rap_arm arm, unsigned int decider)
@@ -287,6 +298,11 @@ static void rap_ledger_forget(const struct address_space *mapping,
 			WRITE_ONCE(e->mapping, NULL);
 		rap_ledger_count(e->tag, used ? RAP_LEDGER_used :
 				 RAP_LEDGER_wasted, hweight64(mine));
+		trace_rapolicy_ledger(mapping, (block << RAP_LEDGER_BLOCK_SHIFT) +
+				      __ffs64(mine), hweight64(mine),
+				      e->tag % RAP_NR_ARMS,
+				      rap_ledger_deciders[e->tag / RAP_NR_ARMS],
+				      used);
 	}
 	raw_spin_unlock_irqrestore(&set->lock, flags);
 }

@@ -101,6 +101,7 @@ bool rap_tracker_mmap_ra(const struct ra_policy_fault *fault,
 			 struct ra_policy_window *win, enum rap_arm arm);
 
 /* ledger.c */
+extern const char *const rap_ledger_deciders[RAP_LEDGER_DECIDERS];
 int rap_ledger_init(void);
 void rap_ledger_exit(void);
 void rap_ledger_decided(const struct address_space *mapping,

@@ -363,11 +363,6 @@ static const struct attribute_group rap_stat_group = {
 static ssize_t ledger_show(struct kobject *kobj, struct kobj_attribute *attr,
 			   char *buf)
 {
-	static const char *const name[RAP_LEDGER_DECIDERS] = {
-		"stock",
-#define RAP_POLICY(name, orders, help, ...) #name,
-#include "table.h"
-	};
 	bool arm[RAP_NR_ARMS] = {
 		kobj != rap_stats_arm_kobj[RAP_ARM_B],
 		kobj != rap_stats_arm_kobj[RAP_ARM_A],
@@ -382,7 +377,7 @@ static ssize_t ledger_show(struct kobject *kobj, struct kobj_attribute *attr,
 				if (arm[a])
 					n[i] += rap_ledger_sum(a, d, i);
 		len += sysfs_emit_at(buf, len, "%s %llu %llu %llu %llu\n",
-				     name[d], n[RAP_LEDGER_read],
+				     rap_ledger_deciders[d], n[RAP_LEDGER_read],
 				     n[RAP_LEDGER_used], n[RAP_LEDGER_wasted],
 				     n[RAP_LEDGER_lost]);
 	}

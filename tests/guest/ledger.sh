@@ -23,6 +23,9 @@
 # read (ledger_read = pages_read). Then the same stock walk with
 # fault-around on, printed: x86 maps fault-around PTEs young, so pages
 # mapped but never touched count as used (docs/LEDGER.md).
+# Every walk also traces the module's event rapolicy:rapolicy_ledger: its
+# used and wasted pages are the counters', and rapolicyctl trace --input
+# of that trace shows them per policy.
 . "$(dirname "$0")/lib.sh"
 
 S=$RAPOLICY_SYSFS
@@ -60,6 +63,8 @@ ledger_walk() {
 			{ measure_failed "set ${_pv%%=*}"; return 1; } ;;
 	esac
 	echo 1 >"$S/stats/reset" || return 1
+	echo 0 >$TRACEFS/tracing_on && : >$TRACEFS/trace && echo 1 >"$LEV/enable" &&
+		echo 1 >$TRACEFS/tracing_on || { measure_failed "enable $LEV"; return 1; }
 	RA_KB=128 walk normal "$3" "$4" --folio-orders || return 1
 	l_touched=$(report pages_touched)
 	_offered=0
@@ -69,6 +74,11 @@ ledger_walk() {
 	l_alone=$(($(counter sync_miss) - _offered))
 	l_pages=$(($(folio_pages) - l_alone))
 	echo 1 >/proc/sys/vm/drop_caches
+	echo 0 >$TRACEFS/tracing_on
+	echo 0 >"$LEV/enable"
+	cat $TRACEFS/trace >/tmp/ledger.trace
+	grep -q '^overrun: [1-9]' $TRACEFS/per_cpu/cpu*/stats &&
+		measure_failed "the trace ring buffer overran"
 	l_read=$(counter ledger_read)
 	l_used=$(counter ledger_used)
 	l_wasted=$(counter ledger_wasted)
@@ -90,9 +100,21 @@ ledger_check() {
 	tap $? "$1: every page the windows read was recorded ($l_read of $l_pages_read) and left (used + wasted), none lost ($l_lost)"
 	grep -q "^$2 [1-9]" "$S/stats/ledger"
 	tap $? "$1: stats/ledger puts the reads on $2's line"
+	_t=$(awk '/ rapolicy_ledger: / { n[$NF] += substr($(NF-1), 7) }
+		END { printf "%d %d", n["used"], n["wasted"] }' /tmp/ledger.trace)
+	[ "$_t" = "$l_used $l_wasted" ]
+	tap $? "$1: the events rapolicy_ledger count the pages used and wasted ($_t; counters $l_used $l_wasted)"
+	_t=$(rapolicyctl trace --input /tmp/ledger.trace --by policy --top 0 |
+		awk -v p="$2" 'NR > 2 { u += $(NF-1); w += $NF } NR > 2 && $1 == p { r = r + $(NF-1) + $NF }
+			END { printf "%d %d %d", u, w, r }')
+	[ "${_t% *}" = "$l_used $l_wasted" ] && [ "${_t##* }" -gt 0 ]
+	tap $? "$1: rapolicyctl trace --by policy shows them, $2's row among them (used, wasted, $2's: $_t)"
 }
 
+mount_tracefs
+LEV=$TRACEFS/events/rapolicy/rapolicy_ledger
 modprobe rapolicy || { tap 1 "load rapolicy"; tap_end; }
+check "tracefs offers rapolicy:rapolicy_ledger" test -f "$LEV/format"
 for f in ledger_read ledger_used ledger_wasted ledger_lost ledger; do
 	[ -r "$S/stats/$f" ] && [ -r "$S/stats/a/$f" ] && [ -r "$S/stats/b/$f" ] ||
 		measure_failed "no stats/$f"

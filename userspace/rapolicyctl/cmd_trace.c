@@ -2,10 +2,12 @@
 /*
  * rapolicyctl trace: which policy of which arm decided which windows, per
  * file, process or policy, from the series' tracepoint
- * readahead_policy:readahead_policy_window.  Live, it reads the event
- * through a trace instance of its own (instances/rapolicyctl.PID under
- * tracefs), so the global trace buffer and other tracers are left alone,
- * and removes the instance when it ends; --input reads a saved trace.
+ * readahead_policy:readahead_policy_window, and what of the pages they
+ * read left the page cache used or wasted, from the module's
+ * rapolicy:rapolicy_ledger.  Live, it reads the events through a trace
+ * instance of its own (instances/rapolicyctl.PID under tracefs), so the
+ * global trace buffer and other tracers are left alone, and removes the
+ * instance when it ends; --input reads a saved trace.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -32,8 +34,10 @@ static const char usage_trace[] =
 "most pages first, at most N rows (--top; default 20, 0 for all).  Columns:\n"
 "windows applied, refused by the kernel's checks and bound only (the\n"
 "policy set a limit, stock chose the window), pages the applied windows\n"
-"read, the largest of them, and the policy and arm that applied the most\n"
-"pages.  Live, it traces through a tracefs instance of its own and prints\n"
+"read, the largest of them, the pages windows read that left the page\n"
+"cache used and wasted (the ledger; not per process: the task that drops\n"
+"a page is not the one that read it), and the policy and arm that\n"
+"applied the most pages.  Live, it traces through a tracefs instance of its own and prints\n"
 "a table every SECONDS (default 5) until N tables (--count) or SIGINT;\n"
 "--input reads a saved trace (FILE, or - for stdin) and prints one table,\n"
 "or one per SECONDS of the trace's own clock.  --json: one object a table.\n"
@@ -42,21 +46,26 @@ static const char usage_trace[] =
 enum by { BY_FILE, BY_PROCESS, BY_POLICY };
 static const char *const by_names[] = { "file", "process", "policy" };
 
-/* One event of readahead_policy_window, as trace_pipe prints it */
+/*
+ * One event of readahead_policy_window or rapolicy_ledger, as trace_pipe
+ * prints them
+ */
 struct tev {
 	char comm[40];		/* "comm-pid" */
 	char file[48];		/* "dev:inode" */
 	char by[32];		/* the policy that decided, "-" for none */
 	unsigned int arm;
-	unsigned long size;
+	unsigned long size;	/* a window's pages; a ledger event's pages */
 	double ts;
-	int outcome;		/* 0 applied, 1 refused, 2 bound */
+	int outcome;		/* 0 applied, 1 refused, 2 bound; 3 used, 4 wasted */
 };
+#define LEDGER_USED 3
 
 #define DECIDERS 4
 struct row {
 	char key[48];
 	uint64_t n[3], pages, largest;
+	uint64_t ledger[2];	/* pages left used, wasted */
 	struct { char by[32]; unsigned int arm; uint64_t pages, n; } d[DECIDERS];
 };
 
@@ -86,13 +95,35 @@ static const char *field(const char *s, const char *key, char *buf, size_t size)
 	return NULL;
 }
 
+/* The outcome the event's line ends with; -1 for none */
+static int outcome(const char *m)
+{
+	static const char *const word[] = { "applied", "refused", "bound", "used", "wasted" };
+	const char *last = m + strlen(m);
+	size_t n, w;
+
+	while (last > m && (last[-1] == '\n' || last[-1] == ' '))
+		last--;
+	n = (size_t)(last - m);
+	for (int i = 0; i < 5; i++) {
+		w = strlen(word[i]);
+		if (n > w && last[-(long)w - 1] == ' ' && !strncmp(last - w, word[i], w))
+			return i;
+	}
+	return -1;
+}
+
 static bool parse_event(const char *line, struct tev *e)
 {
 	static const char mark[] = ": readahead_policy_window: ";
-	const char *m = strstr(line, mark), *b, *t, *last;
+	static const char ledger[] = ": rapolicy_ledger: ";
+	const char *m = strstr(line, mark), *b, *t;
 	char v[40], dev[16], ino[24];
+	bool is_ledger = !m;
 	size_t n;
 
+	if (!m)
+		m = strstr(line, ledger);
 	if (!m)
 		return false;
 	/* "  comm-pid  [cpu] flags  timestamp: " */
@@ -107,7 +138,7 @@ static bool parse_event(const char *line, struct tev *e)
 		n--;
 	snprintf(e->comm, sizeof(e->comm), "%.*s", (int)(n ? n : 1), n ? line : "?");
 	e->ts = strtod(t, NULL);
-	m += sizeof(mark) - 1;
+	m += is_ledger ? sizeof(ledger) - 1 : sizeof(mark) - 1;
 	if (!field(m, "dev", dev, sizeof(dev)) || !field(m, "ino", ino, sizeof(ino)) ||
 	    !field(m, "arm", v, sizeof(v)))
 		return false;
@@ -115,20 +146,10 @@ static bool parse_event(const char *line, struct tev *e)
 	snprintf(e->file, sizeof(e->file), "%s:%s", dev, ino);
 	if (!field(m, "by", e->by, sizeof(e->by)) || !e->by[0])
 		snprintf(e->by, sizeof(e->by), "-");
-	e->size = field(m, "size", v, sizeof(v)) ? strtoul(v, NULL, 10) : 0;
-	last = m + strlen(m);
-	while (last > m && (last[-1] == '\n' || last[-1] == ' '))
-		last--;
-	n = (size_t)(last - m);
-	if (n >= 7 && !strncmp(last - 7, "applied", 7))
-		e->outcome = 0;
-	else if (n >= 7 && !strncmp(last - 7, "refused", 7))
-		e->outcome = 1;
-	else if (n >= 5 && !strncmp(last - 5, "bound", 5))
-		e->outcome = 2;
-	else
-		return false;
-	return true;
+	e->size = field(m, is_ledger ? "pages" : "size", v, sizeof(v)) ?
+		strtoul(v, NULL, 10) : 0;
+	e->outcome = outcome(m);
+	return e->outcome >= 0 && (e->outcome >= LEDGER_USED) == is_ledger;
 }
 
 static struct row *row_of(struct table *tb, const char *key)
@@ -151,12 +172,18 @@ static void account(struct table *tb, enum by by, const struct tev *e)
 	struct row *r;
 	int k;
 
+	tb->events++;
+	if (e->outcome >= LEDGER_USED && by == BY_PROCESS)
+		return;
 	if (by == BY_POLICY)
 		snprintf(key, sizeof(key), "%s %c", e->by, 'A' + (e->arm ? 1 : 0));
 	else
 		snprintf(key, sizeof(key), "%s", by == BY_FILE ? e->file : e->comm);
 	r = row_of(tb, key);
-	tb->events++;
+	if (e->outcome >= LEDGER_USED) {
+		r->ledger[e->outcome - LEDGER_USED] += e->size;
+		return;
+	}
 	r->n[e->outcome]++;
 	if (!e->outcome) {
 		r->pages += e->size;
@@ -224,26 +251,39 @@ static void print_table(struct ctx *c, struct table *tb, const struct opts *o,
 	if (top && nr > top)
 		nr = (unsigned int)top;
 	if (!json)
-		fprintf(c->out, "%s: %llu events%s\n%-24s %8s %8s %8s %10s %8s%s\n", when,
+		fprintf(c->out, "%s: %llu events%s\n%-24s %8s %8s %8s %10s %8s%s%s\n", when,
 			(unsigned long long)tb->events, lost ? ", some lost" : "",
 			by_names[by], "applied", "refused", "bound", "pages", "largest",
+			by == BY_PROCESS ? "" : "       used     wasted",
 			by == BY_POLICY ? "" : "  by");
 	for (unsigned int i = 0; i < nr; i++) {
 		const struct row *r = &tb->r[i];
+		json_t *row;
+		char ledger[32] = "";
 
 		decider(r, d, sizeof(d));
-		if (json)
-			json_array_append_new(rows, json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:s}",
+		if (json) {
+			row = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:s}",
 				"key", r->key, "applied", json_u64(r->n[0]),
 				"refused", json_u64(r->n[1]), "bound", json_u64(r->n[2]),
 				"pages", json_u64(r->pages), "largest", json_u64(r->largest),
-				"by", d));
-		else
-			fprintf(c->out, "%-24s %8llu %8llu %8llu %10llu %8llu%s%s\n", r->key,
-				(unsigned long long)r->n[0], (unsigned long long)r->n[1],
-				(unsigned long long)r->n[2], (unsigned long long)r->pages,
-				(unsigned long long)r->largest, by == BY_POLICY ? "" : "  ",
-				by == BY_POLICY ? "" : d);
+				"by", d);
+			if (by != BY_PROCESS) {
+				json_object_set_new(row, "used", json_u64(r->ledger[0]));
+				json_object_set_new(row, "wasted", json_u64(r->ledger[1]));
+			}
+			json_array_append_new(rows, row);
+			continue;
+		}
+		if (by != BY_PROCESS)
+			snprintf(ledger, sizeof(ledger), " %10llu %10llu",
+				 (unsigned long long)r->ledger[0],
+				 (unsigned long long)r->ledger[1]);
+		fprintf(c->out, "%-24s %8llu %8llu %8llu %10llu %8llu%s%s%s\n", r->key,
+			(unsigned long long)r->n[0], (unsigned long long)r->n[1],
+			(unsigned long long)r->n[2], (unsigned long long)r->pages,
+			(unsigned long long)r->largest, ledger, by == BY_POLICY ? "" : "  ",
+			by == BY_POLICY ? "" : d);
 	}
 	if (json)
 		json_out(c->out, json_pack("{s:s, s:s, s:o, s:o, s:o}", "time", when,
@@ -417,6 +457,15 @@ static int live(struct ctx *c, const struct opts *o, struct table *tb)
 	if (ret) {
 		rmdir(inst);
 		return io_error(c, ret, p);
+	}
+	/* The module's event, when it is loaded: the ledger's columns */
+	snprintf(p, sizeof(p), "%s/events/rapolicy/rapolicy_ledger/enable", inst);
+	if (!access(p, F_OK)) {
+		ret = write_file_str(p, "1");
+		if (ret) {
+			rmdir(inst);
+			return io_error(c, ret, p);
+		}
 	}
 	snprintf(p, sizeof(p), "%s/trace_pipe", inst);
 	fd = open(p, O_RDONLY | O_NONBLOCK | O_CLOEXEC);

@@ -527,19 +527,26 @@ ru status >/dev/null 2>&1; [ $? = 1 ]
 tap $? "a file without the stock value is still an error"
 
 # trace: a saved trace (trace.sample: 6 events of readahead_policy_window
-# on two files from three processes, one line of another event)
+# on two files from three processes, 3 of rapolicy_ledger, one line of
+# another event)
 S=$(dirname "$0")/trace.sample
 rc trace --input "$S" --by policy --json >$T/out &&
 	python3 -c 'import json, sys
 j = json.load(sys.stdin)
-r = {x["key"]: (x["applied"], x["refused"], x["bound"], x["pages"], x["largest"]) for x in j["rows"]}
-sys.exit(j["events"] != 6 or j["lost"] != 0 or r != {"descending_thp A": (1, 0, 0, 512, 512),
-	"descending_seq A": (1, 0, 0, 256, 256), "random_miss B": (2, 0, 0, 2, 1),
-	"- A": (0, 1, 0, 0, 0), "vma_limit B": (0, 0, 1, 0, 0)})' <$T/out
-tap $? "trace --input --by policy: each policy and arm's windows, pages and largest"
-rc trace --input "$S" --by file >$T/out && [ "$(sed -n 3p $T/out | tr -s ' ')" = "254:0:c 2 1 0 768 512 descending_thp A" ] &&
-	[ "$(sed -n 4p $T/out | tr -s ' ')" = "254:0:d 2 0 1 2 1 random_miss B" ] && [ "$(wc -l <$T/out)" = 4 ]
-tap $? "trace --by file: the most pages first, the policy that applied the most"
+r = {x["key"]: (x["applied"], x["refused"], x["bound"], x["pages"], x["largest"], x["used"], x["wasted"]) for x in j["rows"]}
+sys.exit(j["events"] != 9 or j["lost"] != 0 or r != {"descending_thp A": (1, 0, 0, 512, 512, 64, 60),
+	"descending_seq A": (1, 0, 0, 256, 256, 0, 0), "random_miss B": (2, 0, 0, 2, 1, 0, 0),
+	"- A": (0, 1, 0, 0, 0, 0, 0), "vma_limit B": (0, 0, 1, 0, 0, 0, 0), "stock B": (0, 0, 0, 0, 0, 0, 20)})' <$T/out
+tap $? "trace --input --by policy: each policy and arm's windows, pages, largest, and the ledger's used and wasted"
+rc trace --input "$S" --by file >$T/out && [ "$(sed -n 3p $T/out | tr -s ' ')" = "254:0:c 2 1 0 768 512 64 60 descending_thp A" ] &&
+	[ "$(sed -n 4p $T/out | tr -s ' ')" = "254:0:d 2 0 1 2 1 0 20 random_miss B" ] && [ "$(wc -l <$T/out)" = 4 ]
+tap $? "trace --by file: the most pages first, the ledger's pages, the policy that applied the most"
+rc trace --input "$S" --by process --json >$T/out &&
+	python3 -c 'import json, sys
+j = json.load(sys.stdin)
+sys.exit(j["events"] != 9 or sorted(x["key"] for x in j["rows"]) != ["db_bench-300", "my prog-88", "rawalk-231"] or
+	any("used" in x or "wasted" in x for x in j["rows"]))' <$T/out
+tap $? "trace --by process: no ledger columns (the task that drops a page did not read it)"
 for bad in "--by inode" "--top x" "--interval 0" "--count 0" "--input" "--nosuch"; do
 	rc trace $bad >$T/out 2>$T/err
 	[ $? = 2 ] && [ ! -s $T/out ] && [ "$(wc -l <$T/err)" = 1 ] || { echo "# trace $bad"; false; } || break

@@ -100,7 +100,7 @@ case_of() {
 		rc ab report --samples $T/run >$T/out && grep -q "^verdict:" $T/out ;;
 	"ab --json")
 		rc ab report --samples $T/run --json | json ;;
-	"trace --input") rc trace --input "$here/trace.sample" | q -E '^254:0:c +2 +1 +0 +768 +512  descending_thp A$' ;;
+	"trace --input") rc trace --input "$here/trace.sample" | q -E '^254:0:c +2 +1 +0 +768 +512 +64 +60  descending_thp A$' ;;
 	"trace --by") rc trace --input "$here/trace.sample" --by process | q -E '^my prog-88 +0 +1 ' ;;
 	"trace --top") [ "$(rc trace --input "$here/trace.sample" --top 1 | wc -l)" = 3 ] ;;
 	"trace --interval") [ "$(rc trace --input "$here/trace.sample" --interval 1 | grep -c events)" = 3 ] ;;
