@@ -81,6 +81,12 @@ END {
 			cell(w, "best"), miss == "" ? "met" : "**missed**: " substr(miss, 3)
 	}
 	print ""
+	print "Why a random row misses: the read-around of a uniform random reader saves"
+	print "major faults in proportion to the pages it reads (each later touch lands"
+	print "in a window as often as the window is a share of the file), so a rule"
+	print "that reads less than stock there takes more; best reads a page a miss once two"
+	print "windows went unused (docs/RANDOM.md, \"The model\" and \"Gaps\")."
+	print ""
 }' "$work/oneprofile.txt" >"$sect"
 cat "$sect"
 awk -v f="$sect" '
