@@ -37,10 +37,11 @@ static const char usage_trace[] =
 "read, the largest of them, the pages windows read that left the page\n"
 "cache used and wasted (the ledger; not per process: the task that drops\n"
 "a page is not the one that read it), and the policy and arm that\n"
-"applied the most pages.  Live, it traces through a tracefs instance of its own and prints\n"
-"a table every SECONDS (default 5) until N tables (--count) or SIGINT;\n"
-"--input reads a saved trace (FILE, or - for stdin) and prints one table,\n"
-"or one per SECONDS of the trace's own clock.  --json: one object a table.\n"
+"applied the most pages.  Live, it traces through a tracefs instance of\n"
+"its own and prints a table every SECONDS (default 5) until N tables\n"
+"(--count) or SIGINT; --input reads a saved trace (FILE, or - for stdin)\n"
+"and prints one table, or one per SECONDS of the trace's own clock.\n"
+"--json: one object a table.\n"
 "Events lost to a full ring buffer are counted and named.\n";
 
 enum by { BY_FILE, BY_PROCESS, BY_POLICY };
