@@ -37,8 +37,6 @@ CGROOT=/sys/fs/cgroup
 ARM_B=$CGROOT/stress-b
 KMEMLEAK=/sys/kernel/debug/kmemleak
 TRACE_EV=$TRACEFS/events/readahead_policy/readahead_policy_window
-# the module's own event, there while the module is loaded
-LEDGER_EV=$TRACEFS/events/rapolicy/rapolicy_ledger
 PATTERNS="reverse forward stride:8 random:20 vmasplit:16 memcpy"
 ADVICES="normal seq huge random"
 # What a debug kernel reports when something is wrong.
@@ -226,12 +224,9 @@ flipper() {
 		done
 		cat "$RAPOLICY_SYSFS"/stats/*/* >/dev/null 2>&1 && reads=$((reads + 1))
 		# the replaced windows' trace event, on two rounds in three:
-		# its static key flips under the walkers' faults; the ledger's,
-		# on one round in two, also while the reloader unloads the module
+		# its static key flips under the walkers' faults
 		pick $rounds 1 1 0
 		echo "$picked" >"$TRACE_EV/enable" 2>/dev/null
-		pick $rounds 1 0
-		echo "$picked" >"$LEDGER_EV/enable" 2>/dev/null
 		if [ $((rounds % 4)) = 3 ]; then
 			put 1 "$RAPOLICY_SYSFS/stats/reset" && resets=$((resets + 1))
 			rapolicyctl status >/dev/null 2>&1
