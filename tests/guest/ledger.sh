@@ -63,8 +63,7 @@ ledger_walk() {
 			{ measure_failed "set ${_pv%%=*}"; return 1; } ;;
 	esac
 	echo 1 >"$S/stats/reset" || return 1
-	echo 0 >$TRACEFS/tracing_on && : >$TRACEFS/trace && echo 1 >"$LEV/enable" &&
-		echo 1 >$TRACEFS/tracing_on || { measure_failed "enable $LEV"; return 1; }
+	trace_on "$LEV" || return 1
 	RA_KB=128 walk normal "$3" "$4" --folio-orders || return 1
 	l_touched=$(report pages_touched)
 	_offered=0
@@ -74,11 +73,7 @@ ledger_walk() {
 	l_alone=$(($(counter sync_miss) - _offered))
 	l_pages=$(($(folio_pages) - l_alone))
 	echo 1 >/proc/sys/vm/drop_caches
-	echo 0 >$TRACEFS/tracing_on
-	echo 0 >"$LEV/enable"
-	cat $TRACEFS/trace >/tmp/ledger.trace
-	grep -q '^overrun: [1-9]' $TRACEFS/per_cpu/cpu*/stats &&
-		measure_failed "the trace ring buffer overran"
+	trace_off "$LEV" /tmp/ledger.trace
 	l_read=$(counter ledger_read)
 	l_used=$(counter ledger_used)
 	l_wasted=$(counter ledger_wasted)

@@ -118,24 +118,34 @@ testfile() {
 	echo "$f"
 }
 
-# trace_walk EVENT OUT ADVICE PATTERN FILE: a cold walk (walk) with the
-# tracefs event EVENT (its directory under events/) on, the lines it
-# traced in the file OUT. A lost event (ring buffer overrun) is a failed
-# measurement.
-trace_walk() {
-	_ev=$1 _evout=$2
-	shift 2
-	echo 0 >$TRACEFS/tracing_on && : >$TRACEFS/trace && echo 1 >"$_ev/enable" &&
-		echo 1 >$TRACEFS/tracing_on || { measure_failed "enable $_ev"; return 1; }
-	walk "$@"
-	_rc=$?
+# trace_on EVENT: the tracefs event EVENT (its directory under events/)
+# on, the trace buffer emptied
+trace_on() {
+	echo 0 >$TRACEFS/tracing_on && : >$TRACEFS/trace && echo 1 >"$1/enable" &&
+		echo 1 >$TRACEFS/tracing_on || { measure_failed "enable $1"; return 1; }
+}
+
+# trace_off EVENT OUT: EVENT off, the lines it traced in the file OUT. A
+# lost event (ring buffer overrun) is a failed measurement.
+trace_off() {
 	echo 0 >$TRACEFS/tracing_on
-	echo 0 >"$_ev/enable"
-	grep " ${_ev##*/}: " $TRACEFS/trace >"$_evout"
+	echo 0 >"$1/enable"
+	grep " ${1##*/}: " $TRACEFS/trace >"$2"
 	if grep -q '^overrun: [1-9]' $TRACEFS/per_cpu/cpu*/stats; then
 		measure_failed "the trace ring buffer overran"
 		return 1
 	fi
+}
+
+# trace_walk EVENT OUT ADVICE PATTERN FILE: a cold walk (walk) with EVENT
+# on, the lines it traced in OUT (trace_on, trace_off)
+trace_walk() {
+	_ev=$1 _evout=$2
+	shift 2
+	trace_on "$_ev" || return 1
+	walk "$@"
+	_rc=$?
+	trace_off "$_ev" "$_evout" || return 1
 	return $_rc
 }
 
