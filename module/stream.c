@@ -828,10 +828,25 @@ static bool rap_stream_replay(struct rap_stream *s,
 	return rap_stream_replay_at(s, f, p, win);
 }
 
+/*
+ * A stream's largest window: the kernel's largest read, in its folios. A
+ * backward span on a mapping without VM_HUGEPAGE stops at
+ * RAP_STREAM_BACK_WINDOWS of stock's windows: a reverse scan that ends
+ * above the file's start (a B-tree index's, the table below it) reads
+ * below its last page two such windows at most, where two of max_pages
+ * (1024 pages each at read_ahead_kb 128) read up to 2048 pages no reader
+ * touched. A descent's reader jumps down a record and walks up through
+ * it: its windows keep max_pages, to hold a record.
+ */
 static unsigned long rap_stream_max(const struct rap_stream *s,
 				    const struct rap_stream_fault *f)
 {
-	return f->max_pages & ~((1UL << s->unit_order) - 1);
+	unsigned long most = f->max_pages;
+
+	if (s->delta < 0 && !s->descent && f->kind != RAP_MAP_THP &&
+	    f->stock_pages)
+		most = min(most, RAP_STREAM_BACK_WINDOWS * f->stock_pages);
+	return most & ~((1UL << s->unit_order) - 1);
 }
 
 /*
@@ -932,6 +947,7 @@ static bool rap_stream_sync(struct rap_stream *s,
 	unsigned int order;
 
 	s->done = false;
+	s->descent = false;
 	if (f->kind == RAP_MAP_AROUND && s->delta < 0 && !s->dense)
 		s->dense = rap_stream_walked(s, f, view);
 	if (f->kind == RAP_MAP_SEQ && again)
@@ -1019,6 +1035,7 @@ static bool rap_stream_descend(struct rap_stream *s,
 
 	s->dense = true;
 	s->span = true;
+	s->descent = true;
 	s->conf = RAP_STREAM_CONFIRM;
 	s->state = RAP_STREAM_IDLE;
 	s->delta = -1;
@@ -1031,6 +1048,9 @@ static bool rap_stream_descend(struct rap_stream *s,
 	end = start + s->window;
 	if (end > f->vma_end || end < start)
 		end = f->vma_end;
+	/* the run it walked before starts at or below its highest miss */
+	if (s->top > f->index && end > (s->top | (unit - 1)) + 1)
+		end = (s->top | (unit - 1)) + 1;
 	if (!s->window || end <= f->index)
 		return false;
 	p = (f->index | (unit - 1)) + 1;

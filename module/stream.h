@@ -111,6 +111,12 @@ typedef unsigned int u32;
  * "Bounded work")
  */
 #define RAP_STREAM_LOOKUPS	512
+/*
+ * A backward span's largest window on a mapping without VM_HUGEPAGE, in
+ * stock's windows (ra_pages): its reader is at most two such windows
+ * above what it reads (rap_stream_max())
+ */
+#define RAP_STREAM_BACK_WINDOWS	4
 /* Milliseconds after which an untouched stream is free (zfetch_max_sec_reap) */
 #define RAP_STREAM_REAP_MS	2000
 
@@ -160,6 +166,7 @@ struct rap_stream {
 	 */
 	bool dense;
 	bool done;		/* ran into the start of the file */
+	bool descent;		/* read by rap_stream_descend() */
 	bool lost;		/* stock lost it once: it reads its own windows */
 	/* the file's mmap_miss was above zero at its latest rap_stream_took() */
 	bool above;

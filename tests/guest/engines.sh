@@ -145,7 +145,7 @@ asserted="get-stock get-best rev-major-best rev-sectors-best
 	readseq-sectors-best readseq-major-best readreverse-sectors-best
 	readreverse-major-best scan-sectors-best scan-major-best
 	sqlite-ASC-sectors-best sqlite-ASC-major-best sqlite-DESC-major-best
-	loader-sectors phase-best"
+	sqlite-DESC-below-best loader-sectors phase-best"
 
 # target KEY DESCRIPTION TEST...: a target, a test if KEY is asserted
 target() {
@@ -288,6 +288,11 @@ sqlite_index() {
 			target "sqlite-$d-major-$p" "sqlite index scan $d under $p takes no more major faults than stock ($(get "sqlite_$d" "$p" major), stock $(get "sqlite_$d" stock major))" \
 				le "$(get "sqlite_$d" "$p" major)" "$(get "sqlite_$d" stock major)"
 		done
+		# A backward span's windows stop at 4 of stock's (module/stream.h,
+		# RAP_STREAM_BACK_WINDOWS): below the index it reads two of them
+		# at most, 2 * 4 * 128 KiB = 2048 sectors
+		target "sqlite-DESC-below-$p" "sqlite index scan DESC under $p reads at most stock's sectors + two backward windows, 2048 ($(get sqlite_DESC "$p" sectors), stock $(get sqlite_DESC stock sectors))" \
+			le_stock "$(get sqlite_DESC "$p" sectors)" "$(($(get sqlite_DESC stock sectors) + 2 * 4 * 128 * 2))"
 	done
 }
 
