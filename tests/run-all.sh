@@ -46,13 +46,14 @@ check_start=$(date +%s)
 series=${KERNEL_SERIES:-7.3}
 unset KERNEL_SERIES
 
-# Cold, the three test kernels are most of make check's time (about 20
-# minutes each on two CPUs), and the suites before each one's leave a CPU
-# idle (TCG runs a guest on one). Build them from the start at nice 19,
-# in the order the suites need them (the deb suite's make kernel-deb
-# takes 6.12's from ccache); a suite that needs a kernel still being
-# built waits for its lock (tests/kernel/build-kernel.sh), and builds
-# again, reporting why, one that failed here (build/prebuild.log).
+# Cold, the three test kernels and the W=1 matrix are most of make
+# check's time (2026-12-05, 2 CPUs: 7.3 about 25 minutes, the matrix 13),
+# and the guest suites leave a CPU idle (TCG runs a guest on one). Build
+# them from the start at nice 19, in the order the suites need them (the
+# deb suite's make kernel-deb takes 6.12's from ccache; the matrix runs
+# last); a suite that needs a tree still being built waits for its lock
+# (tests/kernel/build-kernel.sh, matrix.sh), and builds again, reporting
+# why, one that failed here (build/prebuild.log).
 prebuild() {
 	local k
 	# setsid made this a session of its own, which the scheduler's
@@ -62,6 +63,7 @@ prebuild() {
 	for k in 7.3 6.12 7.2; do
 		KERNEL_SERIES=$k nice -n 19 bash tests/kernel/build-kernel.sh || return
 	done
+	nice -n 19 bash tests/kernel/matrix.sh
 }
 if [ "$series" = 7.3 ]; then
 	# its own process group (setsid), stopped with make check
@@ -89,24 +91,14 @@ fi
 run_suite kernel bash tests/kernel/test-kernel.sh
 # rapolicy.ko's stack frames (scripts/checkstack.pl) and random_miss's lock layout
 run_suite stack bash tests/kernel/stack.sh
-# W=1 build matrix of the patched objects and the module (tests/kernel/matrix.sh)
-run_suite matrix bash tests/kernel/matrix.sh
 run_suite api bash tests/api/run.sh
-# the same contract on the 6.12 port, and its export of mm_kobj to rapolicy alone
-run_suite api-6.12 env KERNEL_SERIES=6.12 bash tests/api/run.sh
-run_suite dkms bash tests/dkms.sh
-run_suite deb bash tests/deb.sh
 # make demo's install step in a minimal Debian root (tests/deps/demo.list)
 run_suite fresh-demo bash tests/fresh-demo.sh
+# The suites of the 7.3 kernel first, those of 6.12 and 7.2 and the W=1
+# matrix after them: cold, prebuild() builds those meanwhile.
 run_suite vm bash tests/vm/run-guest-tests.sh
 # docs/OPERATIONS.md's commands, as written, in one boot (tests/operations.sh)
 run_suite operations bash tests/operations.sh
-# Linux 6.12 (patches/6.12): neutrality against stock 6.12, each descending
-# policy and "best" on reverse walks, vma_limit (tests/vm/run-series-tests.sh)
-run_suite kernel-6.12 env KERNEL_SERIES=6.12 bash tests/vm/run-series-tests.sh
-# Linux 7.2 (patches/ after patches/7.2/prerequisites): neutrality against
-# stock 7.2.12, the policy selftests and streams.sh
-run_suite kernel-7.2 env KERNEL_SERIES=7.2 bash tests/vm/run-series-tests.sh
 # LMDB, a parallel loader and Debian's sqlite3 in the guest (about a minute)
 run_suite clients bash tests/clients/run.sh
 # random_miss with LMDB's mdb_get and sqlite point lookups (about a minute)
@@ -130,6 +122,18 @@ run_suite fault-cost tests/vm/vm-run --icount --mem 2048 --add tests/guest -- \
 # whose cold build (about 40 minutes here) does not fit make check's time.
 run_suite stress env STRESS_SECONDS="${CHECK_STRESS_SECONDS:-60}" \
 	STRESS_KERNEL="${CHECK_STRESS_KERNEL:-release}" bash tests/stress/stress.sh
+# the same contract on the 6.12 port, and its export of mm_kobj to rapolicy alone
+run_suite api-6.12 env KERNEL_SERIES=6.12 bash tests/api/run.sh
+run_suite dkms bash tests/dkms.sh
+run_suite deb bash tests/deb.sh
+# Linux 6.12 (patches/6.12): neutrality against stock 6.12, each descending
+# policy and "best" on reverse walks, vma_limit (tests/vm/run-series-tests.sh)
+run_suite kernel-6.12 env KERNEL_SERIES=6.12 bash tests/vm/run-series-tests.sh
+# Linux 7.2 (patches/ after patches/7.2/prerequisites): neutrality against
+# stock 7.2.12, the policy selftests and streams.sh
+run_suite kernel-7.2 env KERNEL_SERIES=7.2 bash tests/vm/run-series-tests.sh
+# W=1 build matrix of the patched objects and the module (tests/kernel/matrix.sh)
+run_suite matrix bash tests/kernel/matrix.sh
 # The real clients and the stress run on 7.2 and 6.12 as well
 # (CHECK_ALL_KERNELS=1): not yet run to the end on those kernels, so not
 # in the default check until they have been
