@@ -831,11 +831,11 @@ static bool rap_stream_replay(struct rap_stream *s,
 /*
  * A stream's largest window: the kernel's largest read, in its folios. A
  * backward span on a mapping without VM_HUGEPAGE stops at
- * RAP_STREAM_BACK_WINDOWS of stock's windows: a reverse scan that ends
- * above the file's start (a B-tree index's, the table below it) reads
- * below its last page two such windows at most, where two of max_pages
- * (1024 pages each at read_ahead_kb 128) read up to 2048 pages no reader
- * touched. A descent's reader jumps down a record and walks up through
+ * RAP_STREAM_BACK_WINDOWS of stock's windows (256 pages at read_ahead_kb
+ * 128): a reverse scan that ends above the file's start (a B-tree
+ * index's, the table below it) reads below its last page two such
+ * windows at most, where two of max_pages (1024 pages each at 128) read
+ * up to 2048 pages no reader touched. A descent's reader jumps down a record and walks up through
  * it: its windows keep max_pages, to hold a record.
  */
 static unsigned long rap_stream_max(const struct rap_stream *s,

@@ -116,7 +116,7 @@ typedef unsigned int u32;
  * stock's windows (ra_pages): its reader is at most two such windows
  * above what it reads (rap_stream_max())
  */
-#define RAP_STREAM_BACK_WINDOWS	4
+#define RAP_STREAM_BACK_WINDOWS	8
 /* Milliseconds after which an untouched stream is free (zfetch_max_sec_reap) */
 #define RAP_STREAM_REAP_MS	2000
 

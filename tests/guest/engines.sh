@@ -288,11 +288,11 @@ sqlite_index() {
 			target "sqlite-$d-major-$p" "sqlite index scan $d under $p takes no more major faults than stock ($(get "sqlite_$d" "$p" major), stock $(get "sqlite_$d" stock major))" \
 				le "$(get "sqlite_$d" "$p" major)" "$(get "sqlite_$d" stock major)"
 		done
-		# A backward span's windows stop at 4 of stock's (module/stream.h,
+		# A backward span's windows stop at 8 of stock's (module/stream.h,
 		# RAP_STREAM_BACK_WINDOWS): below the index it reads two of them
-		# at most, 2 * 4 * 128 KiB = 2048 sectors
-		target "sqlite-DESC-below-$p" "sqlite index scan DESC under $p reads at most stock's sectors + two backward windows, 2048 ($(get sqlite_DESC "$p" sectors), stock $(get sqlite_DESC stock sectors))" \
-			le_stock "$(get sqlite_DESC "$p" sectors)" "$(($(get sqlite_DESC stock sectors) + 2 * 4 * 128 * 2))"
+		# at most, 2 * 8 * 128 KiB = 4096 sectors
+		target "sqlite-DESC-below-$p" "sqlite index scan DESC under $p reads at most stock's sectors + two backward windows, 4096 ($(get sqlite_DESC "$p" sectors), stock $(get sqlite_DESC stock sectors))" \
+			le_stock "$(get sqlite_DESC "$p" sectors)" "$(($(get sqlite_DESC stock sectors) + 2 * 8 * 128 * 2))"
 	done
 }
 
