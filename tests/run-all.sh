@@ -48,7 +48,8 @@ unset KERNEL_SERIES
 
 # Cold, the three test kernels and the W=1 matrix are most of make
 # check's time (2026-12-05, 2 CPUs: 7.3 about 25 minutes, the matrix 13),
-# and the guest suites leave a CPU idle (TCG runs a guest on one). Build
+# and the guest suites leave a CPU idle (TCG runs a guest on one); on 2
+# CPUs a cold check has little idle CPU to give (docs/TESTING.md). Build
 # them from the start at nice 19, in the order the suites need them (the
 # deb suite's make kernel-deb takes 6.12's from ccache; the matrix runs
 # last); a suite that needs a tree still being built waits for its lock
