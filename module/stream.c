@@ -835,8 +835,9 @@ static bool rap_stream_replay(struct rap_stream *s,
  * 128): a reverse scan that ends above the file's start (a B-tree
  * index's, the table below it) reads below its last page two such
  * windows at most, where two of max_pages (1024 pages each at 128) read
- * up to 2048 pages no reader touched. A descent's reader jumps down a record and walks up through
- * it: its windows keep max_pages, to hold a record.
+ * up to 2048 pages no reader touched. A descent's reader jumps down a
+ * record and walks up through it: its windows keep max_pages, to hold a
+ * record.
  */
 static unsigned long rap_stream_max(const struct rap_stream *s,
 				    const struct rap_stream_fault *f)
