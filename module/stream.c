@@ -1049,9 +1049,6 @@ static bool rap_stream_descend(struct rap_stream *s,
 	end = start + s->window;
 	if (end > f->vma_end || end < start)
 		end = f->vma_end;
-	/* the run it walked before starts at or below its highest miss */
-	if (s->top > f->index && end > (s->top | (unit - 1)) + 1)
-		end = (s->top | (unit - 1)) + 1;
 	if (!s->window || end <= f->index)
 		return false;
 	p = (f->index | (unit - 1)) + 1;

@@ -76,6 +76,8 @@ shrink-asked|the wait after an ask (a table halves right after a set asked for m
 shrink-unasked|the time of an ask noted by the fault (the wait never starts)|s/WRITE_ONCE\(table->asked\[arm\], f->now\);/;/
 shrink-floor|the load size as the floor (a table halves below RAP_STREAM_SETS sets)|s/if \(sets->order <= ilog2\(RAP_STREAM_SETS\)\)\n\t\treturn 0;\n//
 shrink-margin|the margin (a table halves while its live streams would take under half the halved table's ways)|s/\/ RAP_STREAM_SHRINK_SHARE;/\/ 2;/
+back-uncapped|the backward span's cap (its windows double to the kernel's largest read)|s/most = min\(most, RAP_STREAM_BACK_WINDOWS \* f->stock_pages\);/;/
+back-descent|a descent's exemption from the backward cap (its windows capped as a span's)|s/s->descent = true;/;/
 EOF
 )
 
