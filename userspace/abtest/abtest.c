@@ -100,18 +100,33 @@ struct cells {
 static void contrast(const struct cells *c, unsigned char (*inb)[ABT_BUCKETS], double *t)
 {
 	for (int m = 0; m < ABT_NR_METRICS; m++, t += NT(c->np)) {
-		memset(t, 0, NT(c->np) * sizeof(*t));
-		for (unsigned int p = 0; p < c->np; p++) {
-			for (unsigned int i = 0; i < c->k[p]; i++) {
-				unsigned int b = inb[p][i];
-				size_t cell = p * ABT_BUCKETS + b;
+		const double *u0 = c->u[m][0], *u1 = c->u[m][1];
+		const double *r0 = c->row[m][0], *r1 = c->row[m][1];
+		double a = 0, b = 0;
 
-				t[0] += c->u[m][0][cell];
-				t[1] += c->u[m][1][cell];
-				t[2 + 2 * p] += c->row[m][0][b];
-				t[3 + 2 * p] += c->row[m][1][b];
+		/*
+		 * The sums in locals, added in the order they always were
+		 * (the same bits): summed through t, each addition waited
+		 * for the store of the one before.
+		 */
+		for (unsigned int p = 0; p < c->np; p++) {
+			const double *pu0 = u0 + (size_t)p * ABT_BUCKETS;
+			const double *pu1 = u1 + (size_t)p * ABT_BUCKETS;
+			double ra = 0, rb = 0;
+
+			for (unsigned int i = 0; i < c->k[p]; i++) {
+				unsigned int x = inb[p][i];
+
+				a += pu0[x];
+				b += pu1[x];
+				ra += r0[x];
+				rb += r1[x];
 			}
+			t[2 + 2 * p] = ra;
+			t[3 + 2 * p] = rb;
 		}
+		t[0] = a;
+		t[1] = b;
 	}
 }
 
