@@ -143,8 +143,8 @@ done
 # read-around to its page once two of its windows went unused, so best
 # reads no more than off plus the same slack. The tracker alone (on) is
 # printed beside it, and so are the major faults, which best does not
-# meet on these draws (docs/STREAMS.md, "Known limits": up to 100 times
-# off's, which is bimodal here). BEST_SEEDS: the draws
+# always meet on these draws (docs/STREAMS.md, "Known limits"). BEST_SEEDS:
+# the draws
 for seed in ${BEST_SEEDS:-11091 23841 86375 37213}; do
 	# shellcheck disable=SC2086
 	if ! pw off gen "$seed" $files; then

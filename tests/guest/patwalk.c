@@ -286,16 +286,25 @@ int main(int argc, char **argv)
 		return pw_files(strtoul(argv[2], NULL, 0),
 				strtoul(argv[3], NULL, 0), argc - 4, argv + 4);
 	if (!strcmp(argv[1], "gen")) {
+		struct stat st;
+
 		pat_draw(&d, (u32)strtoul(argv[2], NULL, 0));
 		if (d.nfiles > PW_FILES || d.nfiles > (unsigned int)argc - 3) {
 			printf("skipped: %u files\n", d.nfiles);
 			return 0;
 		}
+		/*
+		 * The draw's read_ahead_kb before the files are opened: an
+		 * open file keeps the ra_pages its disk had at open
+		 * (file_ra_state_init()), which the faults read
+		 */
+		if (stat(argv[3], &st))
+			die(argv[3]);
+		set_ra_kb(st.st_dev, d.ra_pages * 4);
 		for (i = 0; i < d.nfiles; i++)
 			dev = map_cold(i, argv[3 + i], d.pages[i],
 				       d.kind == RAP_MAP_SEQ ? MADV_SEQUENTIAL :
 				       MADV_NORMAL);
-		set_ra_kb(dev, d.ra_pages * 4);
 		gen_touches(&d);
 		gen_report(&d);
 	} else if (!strcmp(argv[1], "pool") && argc == 5) {
