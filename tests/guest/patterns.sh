@@ -43,10 +43,14 @@ for i in 0 1 2 3; do
 done
 f0=$SCRATCH/pat-0
 
-# pw off|on ARGS...: one patwalk run; sets pw_out, or fails
+# pw off|on|best ARGS...: one patwalk run with the tracker off, on, or
+# the profile best as rapolicyctl applies it; sets pw_out, or fails
 pw() {
-	echo "$1" >"$S/streams" || return 1
-	if [ "$1" = on ]; then
+	case $1 in
+	best) profile best || return 1 ;;
+	*) echo "$1" >"$S/streams" || return 1 ;;
+	esac
+	if [ "$1" != off ]; then
 		echo 1 >"$S/stats/streams_flush" || return 1
 	fi
 	shift
@@ -155,14 +159,11 @@ for seed in ${BEST_SEEDS:-11091 23841 86375 37213}; do
 	# shellcheck disable=SC2086
 	pw on gen "$seed" $files &&
 		echo "# draw $seed, the tracker alone: $(val sectors_read) sectors, $(val major_faults) major faults"
-	echo off >"$S/streams"
 	# shellcheck disable=SC2086
-	profile best && echo 1 >"$S/stats/streams_flush" &&
-		pw_out=$(patwalk gen "$seed" $files 2>&1)
+	pw best gen "$seed" $files
 	rc=$?
 	all_policies_off || rc=1
 	if [ $rc != 0 ]; then
-		echo "$pw_out" | sed 's/^/# patwalk: /'
 		tap 1 "best: draw $seed"
 		continue
 	fi
