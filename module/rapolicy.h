@@ -93,8 +93,6 @@ void rap_tracker_flush(enum rap_arm arm);
 unsigned int rap_tracker_max_kb(enum rap_arm arm);
 int rap_tracker_set_max_kb(enum rap_arm arm, unsigned int kb);
 size_t rap_tracker_bytes(enum rap_arm arm);
-bool rap_tracker_confirmed(enum rap_arm arm, const struct file *file,
-			   pgoff_t index, unsigned long pages);
 bool rap_tracker_mmap_ra(const struct ra_policy_fault *fault,
 			 const struct rap_fault *f,
 			 const struct rap_cache_view *view,

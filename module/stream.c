@@ -47,13 +47,6 @@ static bool rap_stream_is_marked(const struct rap_stream *s)
 	return s->state == RAP_STREAM_AHEAD || s->state == RAP_STREAM_FOLLOW;
 }
 
-/* No marker out (any more): idle if confirmed, else on trial */
-static void rap_stream_settle(struct rap_stream *s)
-{
-	s->state = s->conf >= RAP_STREAM_CONFIRM ? RAP_STREAM_IDLE :
-						    RAP_STREAM_TRIAL;
-}
-
 /*
  * Whether @a, a time in ms, lies within RAP_STREAM_REAP_MS of @now, either
  * side: another CPU's local_clock() may run a little ahead of this one's
@@ -694,7 +687,7 @@ static bool rap_stream_span(struct rap_stream *s,
 	if (p >= start && p < end)
 		rap_stream_mark(s, win, p);
 	else
-		rap_stream_settle(s);
+		s->state = RAP_STREAM_IDLE;
 	return true;
 }
 
@@ -811,7 +804,7 @@ static bool rap_stream_replay(struct rap_stream *s,
 			lo = hi;
 			hi *= 2;
 			if (hi > f->vma_end - f->vma_start) {
-				rap_stream_settle(s);
+				s->state = RAP_STREAM_IDLE;
 				return false;
 			}
 		}
@@ -1092,7 +1085,7 @@ static bool rap_stream_async(struct rap_stream *s,
 			 * stock lost the stream; its context readahead may
 			 * find it again, or the next miss is the stream's
 			 */
-			rap_stream_settle(s);
+			s->state = RAP_STREAM_IDLE;
 			s->lost = true;
 			return false;
 		}
@@ -1101,7 +1094,7 @@ static bool rap_stream_async(struct rap_stream *s,
 		s->next = f->stock_next;
 		return false;
 	}
-	rap_stream_settle(s);
+	s->state = RAP_STREAM_IDLE;
 	/*
 	 * its reader came through its last window; a forward span's reader
 	 * touches stock's marker too, which reads on without a miss
@@ -1149,38 +1142,6 @@ bool rap_stream_wants(const struct rap_stream_fault *f)
 	return f->kind != RAP_MAP_OTHER && f->point != RA_POLICY_SYNC_EXEC &&
 	       f->index >= f->vma_start && f->index < f->vma_end &&
 	       f->stock_pages && f->max_pages;
-}
-
-/**
- * rap_stream_confirmed - whether a file has a confirmed stream near a page
- * @set: the set of the file, locked by the caller
- * @key: the file
- * @index: the page
- * @pages: how near, in pages
- * @now: the clock of rap_stream_fault.now
- *
- * For a policy that would read around @index: a confirmed stream there
- * reads what its reader touches, and reading around it too would read
- * more than either. Looks at the set only; changes nothing.
- *
- * Return: true if a confirmed, live stream of @key was last within @pages
- * of @index.
- */
-bool rap_stream_confirmed(const struct rap_stream_set *set,
-			  const struct rap_stream_key *key, pgoff_t index,
-			  unsigned long pages, u32 now)
-{
-	unsigned int i;
-
-	for (i = 0; i < RAP_STREAM_WAYS; i++) {
-		const struct rap_stream *s = &set->way[i];
-
-		if (rap_stream_live(s, now) && s->state != RAP_STREAM_TRIAL &&
-		    rap_stream_key_eq(&s->key, key) &&
-		    rap_absdiff(index, s->last) <= pages)
-			return true;
-	}
-	return false;
 }
 
 /**
@@ -1256,7 +1217,7 @@ bool rap_stream_decide(struct rap_stream_set *set,
 		*s = (struct rap_stream){ .key = f->key, .last = f->index,
 					  .origin = f->index, .top = f->index,
 					  .delta = delta, .misses = delta ? 2 : 1,
-					  .took = took, .state = RAP_STREAM_TRIAL };
+					  .took = took, .state = RAP_STREAM_IDLE };
 		rap_stream_touch(set, s, f);
 		*did |= RAP_STREAM_DID_NEW;
 		return rap_stream_page_only(f, view, win, did);
@@ -1316,7 +1277,7 @@ bool rap_stream_decide(struct rap_stream_set *set,
 		s->last = f->index;
 	}
 	s->conf = min(s->conf, RAP_STREAM_CONFIRM);
-	rap_stream_settle(s);
+	s->state = RAP_STREAM_IDLE;
 	if (s->conf < RAP_STREAM_CONFIRM)
 		return rap_stream_page_only(f, view, win, did);
 	/*
@@ -1675,37 +1636,6 @@ int rap_stream_table_bound(struct rap_stream_table *table, unsigned int arm,
 	}
 	WRITE_ONCE(table->max_order[arm], max_order);
 	return 0;
-}
-
-/**
- * rap_stream_table_confirmed - rap_stream_confirmed() on an arm's table
- * @table: the table
- * @arm: the A/B arm
- * @key: the file
- * @index: the page
- * @pages: how near, in pages
- *
- * Takes the set's lock; changes nothing. Reads the clock once.
- *
- * Return: true if a confirmed, live stream of @key in @arm was last within
- * @pages of @index.
- */
-bool rap_stream_table_confirmed(struct rap_stream_table *table,
-				unsigned int arm,
-				const struct rap_stream_key *key,
-				pgoff_t index, unsigned long pages)
-{
-	u32 now = rap_stream_ms(local_clock());
-	struct rap_stream_slot *slot;
-	bool confirmed;
-
-	rcu_read_lock();
-	slot = rap_stream_slot(table, arm, key);
-	spin_lock(&slot->lock);
-	confirmed = rap_stream_confirmed(&slot->set, key, index, pages, now);
-	spin_unlock(&slot->lock);
-	rcu_read_unlock();
-	return confirmed;
 }
 
 /* Attempts of a decision on a copy of its set; then stock decides */

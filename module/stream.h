@@ -28,10 +28,9 @@
  * The interface: rap_stream_wants() filters a fault before any lock;
  * rap_stream_run() takes one fault through an arm's table (its set copied
  * under the set's lock, decided by rap_stream_decide(), put back);
- * rap_stream_confirmed() tells a read-around policy of a confirmed stream
- * near a page; rap_stream_flush() and rap_stream_table_flush() drop
- * streams; rap_stream_table_resize() and its callers (grow, shrink, bound)
- * replace an arm's table, freeing the old one after an RCU grace period,
+ * rap_stream_flush() and rap_stream_table_flush() drop streams;
+ * rap_stream_table_resize() and its callers (grow, shrink, bound) replace
+ * an arm's table, freeing the old one after an RCU grace period,
  * serialised by the caller. Each is documented where it is defined.
  */
 #ifndef RAPOLICY_STREAM_H
@@ -123,8 +122,8 @@ typedef unsigned int u32;
 /* Where a stream is; docs/STREAMS.md, "The model" */
 enum rap_stream_state {
 	RAP_STREAM_FREE,	/* the way holds nothing */
-	RAP_STREAM_TRIAL,	/* not confirmed yet: reads nothing */
-	RAP_STREAM_IDLE,	/* confirmed, no marker out */
+	/* no marker out: on trial (reads nothing) while conf is short */
+	RAP_STREAM_IDLE,
 	RAP_STREAM_AHEAD,	/* a window of its own carries its marker */
 	RAP_STREAM_FOLLOW,	/* follows stock's marker (rap_stream_adopt()) */
 };
@@ -266,9 +265,6 @@ enum rap_stream_did {
 
 bool rap_stream_wants(const struct rap_stream_fault *f);
 u32 rap_stream_hash(const struct rap_stream_key *key);
-bool rap_stream_confirmed(const struct rap_stream_set *set,
-			  const struct rap_stream_key *key, pgoff_t index,
-			  unsigned long pages, u32 now);
 void rap_stream_flush(struct rap_stream_set *set);
 int rap_stream_table_init(struct rap_stream_table *table,
 			  unsigned int max_order);
@@ -289,10 +285,6 @@ struct rap_stream_slot *rap_stream_slot(struct rap_stream_table *table,
 					unsigned int arm,
 					const struct rap_stream_key *key);
 void rap_stream_table_flush(struct rap_stream_table *table, unsigned int arm);
-bool rap_stream_table_confirmed(struct rap_stream_table *table,
-				unsigned int arm,
-				const struct rap_stream_key *key,
-				pgoff_t index, unsigned long pages);
 bool rap_stream_run(struct rap_stream_table *table, unsigned int arm,
 		    struct rap_stream_fault *f,
 		    const struct rap_cache_view *view,

@@ -237,28 +237,6 @@ static struct rap_stream_key rap_tracker_key(const struct inode *inode)
 }
 
 /**
- * rap_tracker_confirmed - whether an arm's tracker reads ahead near a page
- * @arm: the A/B arm
- * @file: the file
- * @index: the page
- * @pages: how near, in pages
- *
- * For another policy that would read around @index (see
- * rap_stream_confirmed()). Takes the set's lock; changes nothing.
- *
- * Return: true if a confirmed stream of @file was last within @pages of
- * @index.
- */
-bool rap_tracker_confirmed(enum rap_arm arm, const struct file *file,
-			   pgoff_t index, unsigned long pages)
-{
-	struct rap_stream_key key = rap_tracker_key(file->f_mapping->host);
-
-	return rap_stream_table_confirmed(&rap_stream_table, arm, &key, index,
-					  pages);
-}
-
-/**
  * rap_tracker_mmap_ra - run a readahead decision through the stream tracker
  * @fault: the fault, as the kernel offers it
  * @f: the fault, as policy.c sees it

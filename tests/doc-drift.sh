@@ -167,5 +167,10 @@ while read -r name vals; do
 	[ "$got" = "$vals " ] || { echo "# completion $name: '$got'"; ok=1; }
 done <$T/policies
 tap $ok "the completion offers each policy's values"
+# the tracker's line budget, as docs/STREAMS.md states it
+budget=$(sed -n 's/.*together are at most \([0-9]*\) lines.*/\1/p' "$top/docs/STREAMS.md")
+lines=$(cat "$top"/module/stream.c "$top"/module/stream.h "$top"/module/tracker.c | wc -l)
+[ -n "$budget" ] && [ "$lines" -le "$budget" ]
+tap $? "the tracker is within docs/STREAMS.md's budget ($lines lines, at most ${budget:-?})"
 echo "1..$n"
 exit $((fails > 0))

@@ -1399,30 +1399,6 @@ static void rap_case_stream_holes(struct rap_test *t)
 }
 
 /*
- * rap_stream_confirmed(), the query for other policies: a stream of the
- * file near the page once it reads ahead, not while it is on trial, not
- * far from it, not another file's.
- */
-static void rap_case_stream_confirmed_query(struct rap_test *t)
-{
-	struct rap_stream_key key = { .inode = 0x1000, .ino = 12, .dev = 8,
-				      .generation = 1 };
-	struct ra_policy_window win;
-	pgoff_t p;
-
-	rap_sim_init(&rap_sim_b, RAP_SIM_PAGES, 32, RAP_MAP_AROUND, true);
-	for (p = 1000; p < 1000 + 3 * 64; p += 64)
-		rap_sim_decide(&rap_sim_b, RA_POLICY_SYNC_AROUND, p, &win);
-	RAP_EXPECT(t, !rap_stream_confirmed(&rap_sim_b.set, &key, p, 64, 0));
-	rap_sim_decide(&rap_sim_b, RA_POLICY_SYNC_AROUND, p, &win);
-	RAP_EXPECT(t, rap_stream_confirmed(&rap_sim_b.set, &key, p, 64, 0));
-	RAP_EXPECT(t, !rap_stream_confirmed(&rap_sim_b.set, &key, p + 65, 64,
-					    0));
-	key.ino++;
-	RAP_EXPECT(t, !rap_stream_confirmed(&rap_sim_b.set, &key, p, 64, 0));
-}
-
-/*
  * A strided reader whose touches land a few pages off their places
  * (jitter), beside nothing else: its misses restart streams, and the
  * windows the tracker reads around its touches stop where stock's
@@ -1866,6 +1842,29 @@ struct rap_stream_case {
 	void (*run)(struct rap_test *t);
 };
 
+/* Whether @arm has a confirmed stream of @key last within @pages of @index */
+static bool rap_sim_confirmed(unsigned int arm,
+			      const struct rap_stream_key *key, pgoff_t index,
+			      unsigned long pages)
+{
+	const struct rap_stream_set *set;
+	bool found = false;
+	unsigned int i;
+
+	rcu_read_lock();
+	set = &rap_stream_slot(&rap_sim_table, arm, key)->set;
+	for (i = 0; i < RAP_STREAM_WAYS; i++) {
+		const struct rap_stream *s = &set->way[i];
+
+		found |= s->state != RAP_STREAM_FREE &&
+			 s->conf >= RAP_STREAM_CONFIRM &&
+			 rap_stream_key_eq(&s->key, key) &&
+			 rap_absdiff(index, s->last) <= pages;
+	}
+	rcu_read_unlock();
+	return found;
+}
+
 /* Free the table of the cases that run faults through one */
 static void rap_sim_table_release(void)
 {
@@ -1910,10 +1909,8 @@ static void rap_case_stream_arms_apart(struct rap_test *t)
 	for (i = 0; i < 8; i++)
 		rap_sim_touch(&rap_sim_b, i * 64);
 	RAP_EXPECT(t, rap_sim_b.sync_replaced + rap_sim_b.async_replaced > 0);
-	RAP_EXPECT(t, rap_stream_table_confirmed(&rap_sim_table, 1, &key,
-						 7 * 64, 64));
-	RAP_EXPECT(t, !rap_stream_table_confirmed(&rap_sim_table, 0, &key,
-						  7 * 64, RAP_SIM_PAGES));
+	RAP_EXPECT(t, rap_sim_confirmed(1, &key, 7 * 64, 64));
+	RAP_EXPECT(t, !rap_sim_confirmed(0, &key, 7 * 64, RAP_SIM_PAGES));
 
 	/* the same reader in arm A: no stream there, stock decides */
 	rap_sim_init(&rap_sim_a, RAP_SIM_PAGES, 32, RAP_MAP_AROUND, true);
@@ -1928,8 +1925,7 @@ static void rap_case_stream_arms_apart(struct rap_test *t)
 	for (i = 0; i < 2 * RAP_STREAM_WAYS; i++)
 		rap_sim_touch(&rap_sim_a, 8192 + i * 3000);
 	rap_stream_table_flush(&rap_sim_table, 0);
-	RAP_EXPECT(t, rap_stream_table_confirmed(&rap_sim_table, 1, &key,
-						 7 * 64, 64));
+	RAP_EXPECT(t, rap_sim_confirmed(1, &key, 7 * 64, 64));
 
 	/* arm B's reader goes on from its marker, as if arm A never ran */
 	async = rap_sim_b.async_replaced;
@@ -1942,8 +1938,7 @@ static void rap_case_stream_arms_apart(struct rap_test *t)
 	rap_sim_touch(&rap_sim_a, 40000);
 	rap_sim_touch(&rap_sim_a, 40064);
 	rap_stream_table_flush(&rap_sim_table, 1);
-	RAP_EXPECT(t, !rap_stream_table_confirmed(&rap_sim_table, 1, &key,
-						  7 * 64, RAP_SIM_PAGES));
+	RAP_EXPECT(t, !rap_sim_confirmed(1, &key, 7 * 64, RAP_SIM_PAGES));
 	rcu_read_lock();
 	RAP_EXPECT(t, rap_stream_slot(&rap_sim_table, 0, &key)->set.clock > 0);
 	for (i = 0; i < RAP_STREAM_WAYS; i++)
@@ -2260,7 +2255,7 @@ static void rap_case_stream_fork_own_way(struct rap_test *t)
 					   .origin = 5000, .top = 5000,
 					   .misses = 1, .reader = 1,
 					   .age = set->clock,
-					   .state = RAP_STREAM_TRIAL };
+					   .state = RAP_STREAM_IDLE };
 	/* task 9 misses 40 pages on: a fork of way 0, in way 0 */
 	f.index = 5040;
 	f.stock_start = f.index - 16;
@@ -2355,7 +2350,6 @@ static const struct rap_stream_case rap_stream_cases[] = {
 	  rap_case_stream_random_beside_forward_scan },
 	{ "stream_expires", rap_case_stream_expires },
 	{ "stream_holes", rap_case_stream_holes },
-	{ "stream_confirmed_query", rap_case_stream_confirmed_query },
 	{ "stream_jitter", rap_case_stream_jitter },
 	{ "stream_jitter_stride", rap_case_stream_jitter_stride },
 	{ "stream_jitter_reverse", rap_case_stream_jitter_reverse },

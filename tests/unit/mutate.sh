@@ -30,7 +30,6 @@ flag-dense|the dense flag|s/s->dense\b(?!\s*=[^=])/false/g
 flag-done|the done flag (ran into the VMA's start)|s/s->done\b(?!\s*=[^=])/false/g
 flag-lost|the lost flag (stock lost the stream)|s/s->lost\b(?!\s*=[^=])/false/g
 state-follow|the FOLLOW state (a stream follows stock's marker)|s/(static bool rap_stream_adopt\([^{]*\{\n)/$1\treturn false;\n/
-state-trial|TRIAL apart from IDLE|s/(static void rap_stream_settle\([^{]*\{\n)/$1\ts->state = RAP_STREAM_IDLE;\n\treturn;\n/
 claim-conf|a stream's confidence in its claim (plain LRU)|s/\(long\)\(s->conf \* RAP_STREAM_HOLD \/ RAP_STREAM_CONFIRM\)/0/
 age-never|aging of claims (a confident stream holds its way for ever)|s/\(long\)\(set->clock - s->age\);/0;/
 age-reap|expiry by time (RAP_STREAM_REAP_MS)|s/rap_stream_recent\(s->seen, now\)/true/
