@@ -31,7 +31,7 @@ help:
 	@echo "make bench         seed workloads x policy settings, stock 7.3.4 and patched, in QEMU: docs/BENCHMARKS.md"
 	@echo "make bench-smoke   one small bench cell per setting (TAP, < 1 min)"
 	@echo "make fuzz          each libFuzzer target for FUZZ_SECONDS (default 600), random seed"
-	@echo "make patterns      the stream tracker's generated patterns: PATTERN_DRAWS (default 50000) draws, files of up to PATTERN_PAGES (16384) pages, every class a test"
+	@echo "make patterns      the stream tracker's generated patterns: PATTERN_DRAWS (default 50000) draws, files of up to PATTERN_PAGES (16384) pages, every class a test; PATTERN_BEST=1 under the profile best"
 	@echo "make mutate        remove each rule of the stream tracker in turn; every mutant must fail a case (docs/MUTATION.md)"
 	@echo "make install       install rapolicyctl, rawalk, man pages, completion"
 	@echo "make deb           rapolicy-dkms, -tools, -monitoring and -bpf .debs into build/deb (lintian-checked)"

@@ -79,6 +79,8 @@ run_suite style bash tests/style.sh
 run_suite unit-policy bash tests/unit/run.sh
 run_suite unit-stream bash tests/unit/run-stream.sh
 run_suite unit-patterns bash tests/unit/run-patterns.sh
+# the same draws under the profile best: the tracker, then random_miss
+run_suite unit-patterns-best env PATTERN_BEST=1 bash tests/unit/run-patterns.sh
 run_suite unit-random bash tests/unit/run-random.sh
 run_suite unit-userspace make -s -C userspace test BUILD="$top/build"
 run_suite unit-userspace-asan make -s -C userspace test-asan BUILD="$top/build"

@@ -83,7 +83,7 @@ EOF
 # A copy of what the host build includes, with module/stream.c mutated
 prepare() {
 	rm -rf "$out/tree" && mkdir -p "$out/tree/module/tests" "$out/tree/tests/unit"
-	cp "$top"/module/{stream.c,stream.h,policy.h,table.h} "$out/tree/module/"
+	cp "$top"/module/{stream.c,stream.h,random.c,random.h,policy.h,table.h} "$out/tree/module/"
 	cp "$top"/module/tests/stream_cases.h "$out/tree/module/tests/"
 	cp "$top"/tests/unit/{test_stream.c,pattern_stream.c,pattern_gen.h,stream_model.h,rap_test.h,kernel_compat.h} \
 		"$out/tree/tests/unit/"

@@ -13,7 +13,16 @@
  * rap_stream_table_shrink() runs every RAP_STREAM_REAP_MS from a grow, as
  * the module's shrink work does (pm_idle() lets time pass untouched).
  *
- * Include after module/stream.c.
+ * With random_miss (pm.random_miss), the profile best's decisions: after
+ * the tracker, random_miss (module/random.c) on read-around misses and
+ * marker hits, with its state per reader of a file in RAP_RANDOM_SETS
+ * sets as random_table.c keeps them, a fault on a cached page that
+ * fault-around has not mapped reported to it (rap_random_hit()), and the
+ * retry of a miss it read the faulting page of, which the kernel does not
+ * count as a hit, taking back that miss's mmap_miss increment; the
+ * tracker sees mmap_miss plus what random_miss took (tracker.c).
+ *
+ * Include after module/stream.c and module/random.c.
  */
 #ifndef RAP_STREAM_MODEL_H
 #define RAP_STREAM_MODEL_H
@@ -41,6 +50,8 @@ struct pm {
 	unsigned int nfiles;
 	struct rap_stream_table table;	/* arm 0 is the model's */
 	struct rap_stream_set snap;
+	bool random_miss;	/* random_miss after the tracker: best */
+	struct rap_random_set rsets[RAP_RANDOM_SETS];
 	unsigned int grows;		/* times the table doubled */
 	unsigned int shrinks;		/* times it halved by itself */
 	u32 ms_per_touch;		/* the clock's step; 0: it stands */
@@ -95,6 +106,21 @@ static void pm_init(struct pm *m, unsigned int nfiles,
 	m->kind = kind;
 	m->tracker = tracker;
 	m->ms_per_touch = pm_ms_per_touch;
+}
+
+/* random_miss's state of the reader touching file @fi, as random_table.c */
+static struct rap_random *pm_random(struct pm *m, unsigned int fi,
+				    bool create)
+{
+	const struct rap_random_key key = { .file = 0x20000 + 64UL * fi,
+					    .inode = 0x10000 + 64UL * fi,
+					    .mm = 0x30000, .reader = m->reader };
+	u64 h = (key.file ^ key.reader) * 0x9e3779b97f4a7c15ULL;
+
+	if (!m->random_miss)
+		return NULL;
+	return rap_random_find(&m->rsets[(h >> 32) % RAP_RANDOM_SETS], &key,
+			       create);
 }
 
 static void pm_free(struct pm *m)
@@ -237,8 +263,17 @@ static bool pm_decide(struct pm *m, unsigned int fi,
 	bool replaced;
 	u64 cost;
 
+	struct rap_random *r = pm_random(m, fi, false);
+
 	if (!m->tracker || !rap_stream_wants(&f))
 		return false;
+	/* as tracker.c: past MMAP_LOTSAMISS with what random_miss took */
+	if (r) {
+		f.mmap_miss += r->took;
+		if (point != RA_POLICY_ASYNC &&
+		    f.mmap_miss > RAP_STREAM_LOTSAMISS)
+			return false;
+	}
 	rap_host.ns = (u64)m->now * NSEC_PER_MSEC;
 	replaced = rap_stream_run(&m->table, 0, &f, &view, &m->snap, win, &did,
 				  false, &cost);
@@ -291,12 +326,40 @@ static void pm_read_win(struct pm *m, struct pm_file *f,
 	}
 }
 
+/*
+ * random_miss after the tracker at a read-around miss of file @fi at @p,
+ * whose window @win is the tracker's if @replaced, else stock's: true if
+ * it read the faulting page alone, and then the miss's retry, a mapping
+ * the kernel does not count, took the miss's increment back
+ */
+static bool pm_random_miss(struct pm *m, unsigned int fi, pgoff_t p,
+			   bool replaced, struct ra_policy_window *win)
+{
+	const struct rap_random_fault rf = {
+		.point = RA_POLICY_SYNC_AROUND, .index = p, .counted = true,
+		.replaced = replaced,
+	};
+	struct rap_random *r = pm_random(m, fi, true);
+	struct pm_file *f = &m->file[fi];
+	unsigned int did;
+
+	if (!r || !rap_random_decide(r, &rf, win, &did))
+		return false;
+	f->page[p] = PM_CACHED;
+	m->pages_read++;
+	m->slot_pages[m->slot]++;
+	if (rap_random_hit(r, p, false, &did) && f->mmap_miss)
+		f->mmap_miss--;
+	return true;
+}
+
 static void pm_miss(struct pm *m, unsigned int fi, pgoff_t p)
 {
 	struct pm_file *f = &m->file[fi];
-	struct ra_policy_window win = { 0 };
+	struct ra_policy_window win = { 0 }, stock;
 	enum ra_policy_point point = m->kind == RAP_MAP_SEQ ?
 		RA_POLICY_SYNC_SEQ : RA_POLICY_SYNC_AROUND;
+	bool replaced;
 
 	m->misses++;
 	m->slot_misses[m->slot]++;
@@ -315,7 +378,14 @@ static void pm_miss(struct pm *m, unsigned int fi, pgoff_t p)
 		win.start = p > m->ra_pages / 2 ? p - m->ra_pages / 2 : 0;
 		win.async_size = m->ra_pages / 4;
 	}
-	if (pm_decide(m, fi, point, p, &win)) {
+	stock = win;
+	replaced = pm_decide(m, fi, point, p, &win);
+	if (!replaced)
+		win = stock;
+	if (point == RA_POLICY_SYNC_AROUND && pm_random_miss(m, fi, p, replaced,
+							     &win))
+		return;
+	if (replaced) {
 #ifdef PM_TRACE
 		printf("# miss %lu: window %lu+%lu async %lu order %u\n", p,
 		       win.start, win.size, win.async_size, win.order);
@@ -338,7 +408,9 @@ static void pm_marker(struct pm *m, unsigned int fi, pgoff_t p)
 {
 	struct pm_file *f = &m->file[fi];
 	struct ra_policy_window win = { .start = p + 1, .size = m->ra_pages };
+	struct rap_random *r;
 	unsigned long size;
+	bool replaced;
 	pgoff_t i;
 
 	if (f->mmap_miss)
@@ -347,7 +419,21 @@ static void pm_marker(struct pm *m, unsigned int fi, pgoff_t p)
 		f->page[i] &= ~PM_MARKED;
 	for (i = p; i-- > 0 && (f->page[i] & PM_MARKED);)
 		f->page[i] &= ~PM_MARKED;
-	if (pm_decide(m, fi, RA_POLICY_ASYNC, p, &win)) {
+	replaced = pm_decide(m, fi, RA_POLICY_ASYNC, p, &win);
+	r = pm_random(m, fi, false);
+	if (r) {
+		const struct rap_random_fault rf = {
+			.point = RA_POLICY_ASYNC, .index = p,
+			.counted = m->kind == RAP_MAP_AROUND,
+			.replaced = replaced,
+		};
+		unsigned int did;
+
+		/* a random reader's touch of a marked page reads nothing */
+		if (rap_random_decide(r, &rf, &win, &did))
+			return;
+	}
+	if (replaced) {
 #ifdef PM_TRACE
 		printf("# hit %lu: window %lu+%lu async %lu order %u\n", p,
 		       win.start, win.size, win.async_size, win.order);
@@ -364,6 +450,24 @@ static void pm_marker(struct pm *m, unsigned int fi, pgoff_t p)
 	} else {
 		pm_read(m, f, p + 1, m->ra_pages, m->ra_pages, 0);
 	}
+}
+
+/*
+ * A fault on cached page @p of file @fi, not mapped, no marker:
+ * filemap_map_pages() maps it, and under read-around lowers mmap_miss;
+ * random_miss may take an increment back where the kernel does not
+ */
+static void pm_hit(struct pm *m, unsigned int fi, pgoff_t p)
+{
+	struct rap_random *r = pm_random(m, fi, false);
+	bool counted = m->kind == RAP_MAP_AROUND;
+	struct pm_file *f = &m->file[fi];
+	unsigned int did;
+
+	if (r)
+		counted = rap_random_hit(r, p, counted, &did);
+	if (counted && f->mmap_miss)
+		f->mmap_miss--;
 }
 
 /*
@@ -386,9 +490,8 @@ static void pm_touch(struct pm *m, unsigned int fi, pgoff_t p)
 		pm_miss(m, fi, p);
 	else if (f->page[p] & PM_MARKED)
 		pm_marker(m, fi, p);
-	else if (!(f->page[p] & PM_MAPPED) && m->kind == RAP_MAP_AROUND &&
-		 f->mmap_miss)
-		f->mmap_miss--;
+	else if (!(f->page[p] & PM_MAPPED))
+		pm_hit(m, fi, p);
 	for (; i < (p | (PM_AROUND - 1)) + 1 && i < f->pages; i++)
 		if (f->page[i] & PM_CACHED)
 			f->page[i] |= PM_MAPPED;
