@@ -16,7 +16,9 @@
 #            cache, so every read goes through the mapping:
 #            - readrandom: GETS point gets in a memcg of a quarter of the
 #              database, against the same gets through pread()
-#              (--mmap_read=0, RocksDB's fadvise(FADV_RANDOM))
+#              (--mmap_read=0, RocksDB's fadvise(FADV_RANDOM)), and the
+#              same gets with --advise_random_on_open=0: no MADV_RANDOM
+#              on the mapping, so read-around and the policies decide
 #            - readseq and readreverse: a full iteration, forward and
 #              backward
 #            - seekrandom: GETS / 8 short range scans of 16 keys
@@ -141,7 +143,8 @@ get() {
 
 # The targets of docs/ENGINES.md met when they were measured: each is a
 # test; the others are printed as met or as a gap, and are no test.
-asserted="get-stock get-best rev-major-best rev-sectors-best
+asserted="get-stock get-best get-around-best get-around-sectors-best
+	rev-major-best rev-sectors-best
 	readseq-sectors-best readseq-major-best readreverse-sectors-best
 	readreverse-major-best scan-sectors-best scan-major-best
 	sqlite-ASC-sectors-best sqlite-ASC-major-best sqlite-DESC-major-best
@@ -220,6 +223,13 @@ rocksdb() {
 			--benchmarks=readrandom --reads="$gets"
 		record rocksdb_get "$p"
 	done
+	# the same gets with RocksDB's MADV_RANDOM off: read-around decides
+	for p in stock best; do
+		run rocksdb_get_around "$p" "$_mem" "$_f" "$@" --mmap_read=1 \
+			--advise_random_on_open=0 --benchmarks=readrandom \
+			--reads="$gets"
+		record rocksdb_get_around "$p"
+	done
 	for w in readseq readreverse; do
 		for p in stock best; do
 			run "rocksdb_$w" "$p" 0 "$_f" "$@" --mmap_read=1 \
@@ -239,6 +249,13 @@ rocksdb() {
 		target "get-$p" "rocksdb random gets through mmap under $p read at most 1.5x the sectors of pread's ($s, pread $pr)" \
 			le "$s" "$pr" 3 2
 	done
+	s=$(get rocksdb_get_around best sectors)
+	target get-around-best "rocksdb random gets without MADV_RANDOM under best read at most 1.5x the sectors of pread's ($s, pread $pr)" \
+		le "$s" "$pr" 3 2
+	target get-around-sectors-best "rocksdb random gets without MADV_RANDOM under best read no more sectors than stock ($s, stock $(get rocksdb_get_around stock sectors))" \
+		le_stock "$s" "$(get rocksdb_get_around stock sectors)"
+	target get-around-major-best "rocksdb random gets without MADV_RANDOM under best take no more major faults than stock ($(get rocksdb_get_around best major), stock $(get rocksdb_get_around stock major))" \
+		le "$(get rocksdb_get_around best major)" "$(get rocksdb_get_around stock major)"
 	for p in stock best; do
 		fm=$(get rocksdb_readseq "$p" major) fs=$(get rocksdb_readseq "$p" sectors)
 		rm=$(get rocksdb_readreverse "$p" major) rs=$(get rocksdb_readreverse "$p" sectors)
