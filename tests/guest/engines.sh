@@ -20,7 +20,7 @@
 #              same gets with --advise_random_on_open=0: no MADV_RANDOM
 #              on the mapping, so read-around and the policies decide
 #            - readseq and readreverse: a full iteration, forward and
-#              backward
+#              backward, with RocksDB's MADV_RANDOM and without
 #            - seekrandom: GETS / 8 short range scans of 16 keys
 #   sqlite   Debian's sqlite3, PRAGMA mmap_size large: a table of ROWS rows
 #            inserted in random key order, an index on the key built
@@ -144,6 +144,9 @@ get() {
 # The targets of docs/ENGINES.md met when they were measured: each is a
 # test; the others are printed as met or as a gap, and are no test.
 asserted="get-stock get-best get-around-best get-around-sectors-best
+	rev-around-major-best rev-around-sectors-best
+	readseq-around-sectors-best readseq-around-major-best
+	readreverse-around-sectors-best readreverse-around-major-best
 	rev-major-best rev-sectors-best
 	readseq-sectors-best readseq-major-best readreverse-sectors-best
 	readreverse-major-best scan-sectors-best scan-major-best
@@ -235,6 +238,10 @@ rocksdb() {
 			run "rocksdb_$w" "$p" 0 "$_f" "$@" --mmap_read=1 \
 				--benchmarks="$w"
 			record "rocksdb_$w" "$p"
+			run "rocksdb_${w}_around" "$p" 0 "$_f" "$@" \
+				--mmap_read=1 --advise_random_on_open=0 \
+				--benchmarks="$w"
+			record "rocksdb_${w}_around" "$p"
 		done
 	done
 	for p in stock best; do
@@ -263,6 +270,19 @@ rocksdb() {
 			le "$rm" "$fm" 11 10
 		target "rev-sectors-$p" "rocksdb readreverse under $p reads at most 1.1x readseq's sectors ($rs, forward $fs)" \
 			le "$rs" "$fs" 11 10
+	done
+	# without RocksDB's MADV_RANDOM: read-around and the tracker decide
+	fm=$(get rocksdb_readseq_around best major) fs=$(get rocksdb_readseq_around best sectors)
+	rm=$(get rocksdb_readreverse_around best major) rs=$(get rocksdb_readreverse_around best sectors)
+	target rev-around-major-best "rocksdb readreverse without MADV_RANDOM under best takes at most 1.1x readseq's major faults ($rm, forward $fm)" \
+		le "$rm" "$fm" 11 10
+	target rev-around-sectors-best "rocksdb readreverse without MADV_RANDOM under best reads at most 1.1x readseq's sectors ($rs, forward $fs)" \
+		le "$rs" "$fs" 11 10
+	for w in readseq readreverse; do
+		target "$w-around-sectors-best" "rocksdb $w without MADV_RANDOM under best reads no more sectors than stock ($(get "rocksdb_${w}_around" best sectors), stock $(get "rocksdb_${w}_around" stock sectors))" \
+			le_stock "$(get "rocksdb_${w}_around" best sectors)" "$(get "rocksdb_${w}_around" stock sectors)"
+		target "$w-around-major-best" "rocksdb $w without MADV_RANDOM under best takes no more major faults than stock ($(get "rocksdb_${w}_around" best major), stock $(get "rocksdb_${w}_around" stock major))" \
+			le "$(get "rocksdb_${w}_around" best major)" "$(get "rocksdb_${w}_around" stock major)"
 	done
 	for w in readseq readreverse scan; do
 		for p in best; do
