@@ -97,6 +97,9 @@ static void pat_print(const struct pat_draw *d, const struct pm *stock,
 	}
 }
 
+/* -r: the draws run under the profile best's decisions, random_miss too */
+static bool pat_best;
+
 struct pat_tally {
 	unsigned long draws[PAT_NR_MIXES], over[PAT_NR_MIXES];
 	unsigned long more_misses[PAT_NR_MIXES];
@@ -111,9 +114,6 @@ struct pat_tally {
  * read, bit 1 + class a steady stream of that class over PAT_MISSES,
  * bit PAT_BIT_MISSES more misses than stock.
  */
-/* -r: the draws run under the profile best's decisions, random_miss too */
-static bool pat_best;
-
 static unsigned int pat_check(const struct pat_draw *d, bool verbose,
 			      struct pat_tally *t)
 {
@@ -395,55 +395,38 @@ static unsigned int pat_report(unsigned int n, bool claimed, unsigned long bad,
  * beside a stride of 350 at read_ahead_kb 1024, whose misses take the
  * strided stream's way, which read 58133 pages against stock's 33261 while
  * a stream taking an evicted one's way of the same file started its count
- * towards stock's give-up from zero (30524 with the count passed on). Every
- * pinned draw meets invariant 1, whatever its class.
+ * towards stock's give-up from zero (30524 with the count passed on).
+ * Under best (-r) only: the draws of 100000 that the tracker alone reads
+ * more than stock plus its slack in, strided readers beside a random
+ * reader of their file (37213 jittered), whose random reader random_miss
+ * reads the faulting page of; the 7.3 and 6.12 guests run them too
+ * (tests/guest/patterns.sh, BEST_SEEDS). Every pinned draw meets
+ * invariant 1, whatever its class.
  */
 static const struct {
 	u32 seed;
 	unsigned long pages;	/* files of up to this many pages */
+	bool best;		/* pinned under best only */
 } pat_pinned[] = {
-	{ 19767, 16384 }, { 2866, 16384 }, { 3461, 16384 }, { 4792, 16384 },
-	{ 6021, 16384 }, { 6314, 16384 }, { 9152, 16384 }, { 9564, 16384 },
-	{ 17705, 16384 }, { 22047, 16384 }, { 24314, 16384 },
-	{ 24637, 16384 }, { 25846, 16384 }, { 15535, 16384 },
-	{ 13382, 16384 }, { 4077, 16384 }, { 22332, 16384 }, { 25579, 16384 },
-	{ 49294, 16384 }, { 53656, 16384 }, { 59628, 16384 },
-	{ 72281, 16384 }, { 78565, 16384 }, { 21339, 16384 },
-	{ 25246, 16384 }, { 70957, 16384 }, { 3181, 262144 }
+	{ 19767, 16384, false }, { 2866, 16384, false }, { 3461, 16384, false },
+	{ 4792, 16384, false }, { 6021, 16384, false }, { 6314, 16384, false },
+	{ 9152, 16384, false }, { 9564, 16384, false }, { 17705, 16384, false },
+	{ 22047, 16384, false }, { 24314, 16384, false },
+	{ 24637, 16384, false }, { 25846, 16384, false },
+	{ 15535, 16384, false }, { 13382, 16384, false },
+	{ 4077, 16384, false }, { 22332, 16384, false },
+	{ 25579, 16384, false }, { 49294, 16384, false },
+	{ 53656, 16384, false }, { 59628, 16384, false },
+	{ 72281, 16384, false }, { 78565, 16384, false },
+	{ 21339, 16384, false }, { 25246, 16384, false },
+	{ 70957, 16384, false }, { 3181, 262144, false },
+	{ 11091, 16384, true }, { 23841, 16384, true }, { 86375, 16384, true },
+	{ 37213, 16384, true }
 };
-
-/*
- * Under best (-r), also the draws of 100000 (files of up to 16384 pages)
- * that the tracker alone reads more than stock plus its slack in: strided
- * readers beside a random reader of their file (37213 jittered), whose
- * random reader random_miss reads the faulting page of; the 7.3 and 6.12
- * guests run them too (tests/guest/patterns.sh, BEST_SEEDS)
- */
-static const u32 pat_pinned_best[] = { 11091, 23841, 86375, 37213 };
-
-/* Invariant 1 on the draws of pat_pinned_best[]: how many fail it */
-static unsigned long pat_best_over(struct pat_tally *t, bool verbose)
-{
-	unsigned long pages = pat_max_pages, over = 0;
-	struct pat_draw d;
-	unsigned int i;
-
-	pat_max_pages = 16384;
-	for (i = 0; i < ARRAY_SIZE(pat_pinned_best); i++) {
-		pat_draw(&d, pat_pinned_best[i]);
-		if (!(pat_check(&d, verbose, t) & 1))
-			continue;
-		over++;
-		printf("# best's pinned seed %u: read more than stock + slack; replay: pattern_stream -r -n 1 -s %u -v\n",
-		       d.seed, d.seed);
-	}
-	pat_max_pages = pages;
-	return over;
-}
 
 int main(int argc, char **argv)
 {
-	unsigned long draws = 2000, i, failed = 0, pinned_over = 0;
+	unsigned long draws = 2000, i, failed = 0, pinned = 0, pinned_over = 0;
 	bool all = false, verbose = false, claimed;
 	struct pat_tally t = { 0 };
 	unsigned int c, n = 0;
@@ -489,16 +472,21 @@ int main(int argc, char **argv)
 		unsigned int bad;
 
 		/* a pinned draw as it failed, at its files' size */
-		if (i < ARRAY_SIZE(pat_pinned))
+		if (i < ARRAY_SIZE(pat_pinned)) {
+			if (pat_pinned[i].best && !pat_best)
+				continue;
+			pinned++;
 			pat_max_pages = pat_pinned[i].pages;
+		}
 		pat_draw(&d, i < ARRAY_SIZE(pat_pinned) ? pat_pinned[i].seed :
 			 first + (u32)(i - ARRAY_SIZE(pat_pinned)));
 		pat_max_pages = pages;
 		bad = pat_check(&d, verbose, &t);
 		if (i < ARRAY_SIZE(pat_pinned) && bad & 1) {
 			pinned_over++;
-			printf("# pinned seed %u: read more than stock + slack; replay: pattern_stream -n 1 -s %u -p %lu -v\n",
-			       d.seed, d.seed, pat_pinned[i].pages);
+			printf("# pinned seed %u: read more than stock + slack; replay: pattern_stream%s -n 1 -s %u -p %lu -v\n",
+			       d.seed, pat_best ? " -r" : "", d.seed,
+			       pat_pinned[i].pages);
 		}
 		if (!bad || verbose)
 			continue;
@@ -515,23 +503,13 @@ int main(int argc, char **argv)
 				       d.seed, pat_class_name[c], PAT_MISSES,
 				       d.seed);
 	}
-	printf("# %lu draws from seed %u, files of up to %lu pages, and %zu pinned, under %s\n",
-	       draws, first, pat_max_pages, ARRAY_SIZE(pat_pinned),
+	printf("# %lu draws from seed %u, files of up to %lu pages, and %lu pinned, under %s\n",
+	       draws, first, pat_max_pages, pinned,
 	       pat_best ? "the profile best (the tracker, then random_miss)" :
 			  "the tracker alone");
-	printf("%sok %u - patterns: pinned draws read no more than stock, two largest windows a stream and a dense-looking reader's span: %lu of %zu failed\n",
-	       pinned_over ? "not " : "", ++n, pinned_over,
-	       ARRAY_SIZE(pat_pinned));
+	printf("%sok %u - patterns: pinned draws read no more than stock, two largest windows a stream and a dense-looking reader's span: %lu of %lu failed\n",
+	       pinned_over ? "not " : "", ++n, pinned_over, pinned);
 	failed += pinned_over;
-	if (pat_best) {
-		struct pat_tally bt = { 0 };
-		unsigned long over = pat_best_over(&bt, verbose);
-
-		printf("%sok %u - patterns: under best, the draws the tracker alone reads more than stock in read no more than stock, two largest windows a stream: %lu of %zu failed\n",
-		       over ? "not " : "", ++n, over,
-		       ARRAY_SIZE(pat_pinned_best));
-		failed += over;
-	}
 	for (c = 0; c < PAT_NR_MIXES; c++) {
 		snprintf(what, sizeof(what),
 			 "no more pages read than stock, two largest windows a stream and a dense-looking reader's span, %s",

@@ -260,10 +260,9 @@ static bool pm_decide(struct pm *m, unsigned int fi,
 		.mmap_miss = file->mmap_miss,
 	};
 	unsigned int did;
+	struct rap_random *r = pm_random(m, fi, false);
 	bool replaced;
 	u64 cost;
-
-	struct rap_random *r = pm_random(m, fi, false);
 
 	if (!m->tracker || !rap_stream_wants(&f))
 		return false;
